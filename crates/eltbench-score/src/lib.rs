@@ -1,0 +1,1 @@
+//! SRDEL, SRDT, pass@k and pass^k (placeholder; being built).
