@@ -83,3 +83,33 @@ pub struct GtMeta {
 /// Helpers' placeholder so the skeleton compiles; removed by the loader.
 #[doc(hidden)]
 pub fn _skeleton(_: &Path, _: &BTreeMap<String, String>) {}
+
+/// Errors reading a suite. (Skeleton: the loader fills in the variants.)
+#[derive(Debug, thiserror::Error)]
+pub enum SuiteError {
+    /// A file could not be read or parsed.
+    #[error("{path}:{line}: {message}")]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line (0 when unknown).
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// An I/O error that is not the input's fault.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+}
+
+impl SuiteError {
+    /// Whether the error is the suite's (bad input, exit 2) rather than the machine's.
+    pub fn is_bad_input(&self) -> bool {
+        matches!(self, Self::Invalid { .. })
+    }
+}

@@ -1,0 +1,132 @@
+//! Argument definitions (clap derive). Parsing does no I/O.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+/// ELT-Bench, rebuilt: run and score AI agents on end-to-end ELT pipelines.
+#[derive(Debug, Parser)]
+#[command(name = "eltbench", version, propagate_version = true)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Options every subcommand takes.
+#[derive(Debug, Clone, Args)]
+pub struct GlobalArgs {
+    /// Print machine-readable JSON on stdout instead of tables.
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// Print nothing but errors (and the JSON, with --json).
+    #[arg(long, short, global = true)]
+    pub quiet: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List, show and validate the tasks of a suite.
+    Tasks(TasksArgs),
+    /// Score task warehouses against a suite: SRDEL and SRDT.
+    Score(ScoreArgs),
+    /// Work with task warehouses directly.
+    Warehouse(WarehouseArgs),
+}
+
+/// Where the suite lives.
+#[derive(Debug, Clone, Args)]
+pub struct SuiteArg {
+    /// The suite directory (tasks/, source_row_counts.json, model_eval_keys.json...).
+    #[arg(long, env = "ELTBENCH_SUITE", default_value = crate::settings::DEFAULT_SUITE)]
+    pub suite: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct TasksArgs {
+    #[command(subcommand)]
+    pub action: TasksAction,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TasksAction {
+    /// One line per task: sources, tables, models, data and ground truth present.
+    List {
+        #[command(flatten)]
+        suite: SuiteArg,
+    },
+    /// Everything about one task.
+    Show {
+        #[command(flatten)]
+        suite: SuiteArg,
+        /// The task's database name (e.g. `amplitude`).
+        db: String,
+    },
+    /// Check the whole suite; every problem is reported with file and line.
+    Validate {
+        #[command(flatten)]
+        suite: SuiteArg,
+    },
+}
+
+/// Which numeric rule the scorer applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum CompatArg {
+    /// The corrected rule (sign-correct 1% band, NaN never equals a number).
+    Fixed,
+    /// The original scorer's rule, bugs included, to compare with published numbers.
+    Original,
+}
+
+#[derive(Debug, Args)]
+pub struct ScoreArgs {
+    #[command(flatten)]
+    pub suite: SuiteArg,
+    /// Directory holding one `<db>.duckdb` warehouse file per task.
+    #[arg(long)]
+    pub warehouse_dir: PathBuf,
+    /// Score only these tasks (comma-separated); default: every task with a warehouse file.
+    #[arg(long, value_delimiter = ',')]
+    pub tasks: Vec<String>,
+    /// Score every task of the suite; a task without a warehouse file scores 0.
+    #[arg(long, conflicts_with = "tasks")]
+    pub all: bool,
+    /// Comparison rule for stage 2.
+    #[arg(long, value_enum, default_value = "fixed")]
+    pub compat: CompatArg,
+    /// Show the differing rows of every unmatched column.
+    #[arg(long, short)]
+    pub verbose: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct WarehouseArgs {
+    #[command(subcommand)]
+    pub action: WarehouseAction,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum WarehouseAction {
+    /// Build reference warehouses straight from a suite's files: `data/` as the
+    /// loaded source tables and `gt/` as the model tables. Scoring them must
+    /// give 100%: a self-check of the suite and the scorer.
+    Reference {
+        #[command(flatten)]
+        suite: SuiteArg,
+        /// Where to write `<db>.duckdb` files.
+        #[arg(long)]
+        out: PathBuf,
+        /// Only these tasks (comma-separated); default: every task with data.
+        #[arg(long, value_delimiter = ',')]
+        tasks: Vec<String>,
+    },
+    /// List the relations of a task warehouse with their row counts.
+    Tables {
+        /// The warehouse file.
+        path: PathBuf,
+        /// The catalog name (default: the file stem).
+        #[arg(long)]
+        db: Option<String>,
+    },
+}
