@@ -16,6 +16,36 @@
 //!   [`Suite::eval_key`] the stage-2 table and ORDER BY keys;
 //!   [`Suite::ground_truth`] a parsed `gt/<db>/<model>.csv`;
 //!   [`Suite::gt_meta`] the `gt/_meta.json` entry of a model.
+//!
+//! Table and model names are matched case-insensitively in lookups, as the
+//! original did by upper-casing on Snowflake; the original data mixes cases
+//! (`airlines` in config.yaml, `Airlines.csv` in schemas/).
 
-mod api;
-pub use api::*;
+mod config;
+mod error;
+mod eval;
+mod ground_truth;
+mod lines;
+mod model;
+mod names;
+mod problem;
+mod schema;
+mod source;
+mod suite;
+mod task;
+mod validate;
+
+pub use config::{
+    AirbyteConfig, AwsS3Source, CustomApiSource, FlatFile, FlatFiles, MongodbSource,
+    PostgresSource, S3Object, SnowflakeDestination, TaskConfig,
+};
+pub use error::SuiteError;
+pub use eval::{EvalKey, GtMeta};
+pub use ground_truth::GroundTruth;
+pub use model::{DataModel, ModelColumn};
+pub use names::{get_ci, near_names};
+pub use problem::{Problem, Severity};
+pub use schema::{SCHEMA_HEADER, SchemaColumn, TableSchema};
+pub use source::{FileFormat, SourceBlock, SourceKind, SourceTable};
+pub use suite::Suite;
+pub use task::Task;

@@ -294,7 +294,8 @@ mod tests {
     fn unknown_order_by_column_names_the_relation_and_the_columns() {
         let (_dir, path) = scratch();
         let wh = DuckDbWarehouse::open(&path, "shop", Access::ReadWrite).unwrap();
-        wh.execute_batch("CREATE TABLE t AS SELECT 1 AS a, 2 AS b").unwrap();
+        wh.execute_batch("CREATE TABLE t AS SELECT 1 AS a, 2 AS b")
+            .unwrap();
         let t = wh.find_table("main", "t").unwrap().unwrap();
         let err = wh.read_table(&t, &["c".to_string()]).unwrap_err();
         assert_eq!(

@@ -87,7 +87,10 @@ mod tests {
 
     #[test]
     fn classifies_duckdb_type_names() {
-        assert_eq!(ValueKind::from_sql_type("DECIMAL(18,3)"), ValueKind::Decimal);
+        assert_eq!(
+            ValueKind::from_sql_type("DECIMAL(18,3)"),
+            ValueKind::Decimal
+        );
         assert_eq!(
             ValueKind::from_sql_type("TIMESTAMP WITH TIME ZONE"),
             ValueKind::Timestamp

@@ -27,12 +27,34 @@ pub struct GlobalArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// The main job on the built-in defaults: validate the suite, build
+    /// reference warehouses from its data and ground truth, and score them.
+    Demo(DemoArgs),
     /// List, show and validate the tasks of a suite.
     Tasks(TasksArgs),
     /// Score task warehouses against a suite: SRDEL and SRDT.
     Score(ScoreArgs),
     /// Work with task warehouses directly.
     Warehouse(WarehouseArgs),
+    /// Generate deterministic synthetic source data for tasks (a suite in --out).
+    Synth(SynthArgs),
+    /// Run Terraform (the Airbyte provider 0.6.5, emulated) in the current
+    /// directory; the same as invoking this binary under the name `terraform`.
+    #[command(disable_help_flag = true)]
+    Terraform {
+        /// Terraform's own arguments (`init`, `apply -auto-approve`, ...).
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct DemoArgs {
+    #[command(flatten)]
+    pub suite: SuiteArg,
+    /// Where to write the warehouses and `score.json`.
+    #[arg(long, default_value = "eltbench-demo")]
+    pub out: PathBuf,
 }
 
 /// Where the suite lives.
@@ -129,4 +151,31 @@ pub enum WarehouseAction {
         #[arg(long)]
         db: Option<String>,
     },
+}
+
+#[derive(Debug, Args)]
+pub struct SynthArgs {
+    #[command(flatten)]
+    pub suite: SuiteArg,
+    /// Only these tasks (comma-separated); default: every task without `data/`.
+    #[arg(long, value_delimiter = ',')]
+    pub tasks: Vec<String>,
+    /// Every task of the suite, including those with real data.
+    #[arg(long, conflicts_with = "tasks")]
+    pub all: bool,
+    /// The suite directory to write (`data/`, `tasks/` links, row counts).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// At most this many rows per table.
+    #[arg(long, default_value_t = 1000)]
+    pub scale: u64,
+    /// The exact row counts of `source_row_counts.json` (up to 129M rows a table).
+    #[arg(long, conflicts_with = "scale")]
+    pub full: bool,
+    /// Seed of the generator: same seed, same bytes.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Tasks generated at once (default: the number of CPUs).
+    #[arg(long)]
+    pub threads: Option<usize>,
 }

@@ -100,7 +100,13 @@ impl Printer {
 /// 2 when any error in the chain is bad input, else 1.
 pub fn exit_code_for(err: &anyhow::Error) -> u8 {
     let bad_input = err.chain().any(|e| {
-        e.is::<BadInput>() || e.downcast_ref::<eltbench_task::SuiteError>().is_some_and(|e| e.is_bad_input())
+        e.is::<BadInput>()
+            || e.downcast_ref::<eltbench_task::SuiteError>()
+                .is_some_and(|e| e.is_bad_input())
     });
-    if bad_input { EXIT_BAD_INPUT } else { EXIT_FAILURE }
+    if bad_input {
+        EXIT_BAD_INPUT
+    } else {
+        EXIT_FAILURE
+    }
 }
