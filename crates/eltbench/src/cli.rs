@@ -27,8 +27,9 @@ pub struct GlobalArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// The main job on the built-in defaults: validate the suite, build
-    /// reference warehouses from its data and ground truth, and score them.
+    /// The main job on the built-in defaults: validate the suite, run the
+    /// stage-1 oracle (sources, Terraform, Airbyte syncs) on every task with
+    /// data, add the ground-truth models, and score SRDEL and SRDT.
     Demo(DemoArgs),
     /// List, show and validate the tasks of a suite.
     Tasks(TasksArgs),
@@ -36,6 +37,8 @@ pub enum Command {
     Score(ScoreArgs),
     /// Work with task warehouses directly.
     Warehouse(WarehouseArgs),
+    /// Bring a task's sources up on local ports, ask what runs, bring them down.
+    Env(EnvArgs),
     /// Generate deterministic synthetic source data for tasks (a suite in --out).
     Synth(SynthArgs),
     /// Run Terraform (the Airbyte provider 0.6.5, emulated) in the current
@@ -52,9 +55,16 @@ pub enum Command {
 pub struct DemoArgs {
     #[command(flatten)]
     pub suite: SuiteArg,
-    /// Where to write the warehouses and `score.json`.
+    /// Where to write the run directories, warehouses and `score.json`.
     #[arg(long, default_value = "eltbench-demo")]
     pub out: PathBuf,
+    /// Skip the live pipeline: load `data/` straight into the warehouses
+    /// (seconds instead of a minute or two, no services started).
+    #[arg(long)]
+    pub reference_only: bool,
+    /// Only these tasks (comma-separated); default: every task with data.
+    #[arg(long, value_delimiter = ',')]
+    pub tasks: Vec<String>,
 }
 
 /// Where the suite lives.
@@ -178,4 +188,62 @@ pub struct SynthArgs {
     /// Tasks generated at once (default: the number of CPUs).
     #[arg(long)]
     pub threads: Option<usize>,
+}
+
+#[derive(Debug, Args)]
+pub struct EnvArgs {
+    #[command(subcommand)]
+    pub action: EnvAction,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum EnvAction {
+    /// Start every source of a task and serve in the foreground until Ctrl-C,
+    /// SIGTERM or `eltbench env down --dir RUN`.
+    Up(EnvUpArgs),
+    /// Stop the environment running in a run directory.
+    Down {
+        /// The run directory given to `env up`.
+        #[arg(long)]
+        dir: PathBuf,
+        /// Seconds to wait for a clean stop before killing.
+        #[arg(long, default_value_t = 30)]
+        timeout: u64,
+    },
+    /// Tell what runs in a run directory (exit 0 only when everything is up).
+    Status {
+        /// The run directory given to `env up`.
+        #[arg(long)]
+        dir: PathBuf,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct EnvUpArgs {
+    #[command(flatten)]
+    pub suite: SuiteArg,
+    /// The task's database name (e.g. `amplitude`).
+    pub db: String,
+    /// Run directory: env.json, env.sh, config.yaml and the sources' files.
+    #[arg(long, default_value = "eltbench-env")]
+    pub dir: PathBuf,
+    /// Read `<table>.csv` files from here (or `<DIR>/<db>/`) instead of the suite's
+    /// `data/<db>/`, e.g. synthetic data.
+    #[arg(long)]
+    pub data_dir: Option<PathBuf>,
+    /// Fixed port for PostgreSQL (default: a free port).
+    #[arg(long)]
+    pub postgres_port: Option<u16>,
+    /// Fixed port for MongoDB.
+    #[arg(long)]
+    pub mongodb_port: Option<u16>,
+    /// Fixed port for the REST API.
+    #[arg(long)]
+    pub api_port: Option<u16>,
+    /// Fixed port for S3.
+    #[arg(long)]
+    pub s3_port: Option<u16>,
+    /// Fixed port for the flat-file server.
+    #[arg(long)]
+    pub files_port: Option<u16>,
 }

@@ -6,6 +6,7 @@ use crate::cli::{Cli, Command};
 use crate::printer::Printer;
 
 mod demo;
+mod env;
 mod score;
 mod synth;
 mod tasks;
@@ -19,6 +20,7 @@ pub fn run(cli: Cli, printer: &Printer) -> anyhow::Result<ExitCode> {
         Command::Tasks(args) => tasks::run(args, printer),
         Command::Score(args) => score::run(args, printer),
         Command::Warehouse(args) => warehouse::run(args, printer),
+        Command::Env(args) => env::run(args, printer),
         Command::Synth(args) => synth::run(args, printer),
         Command::Terraform { args } => Ok(terraform::run_as_terraform(args)),
     }
