@@ -1,7 +1,8 @@
 //! All 22 tasks with real data come up with every source their config names, and every
 //! table reads back through a real client of its kind (tokio-postgres, the official
 //! MongoDB driver, reqwest for the REST API and flat files) with exactly
-//! `source_row_counts.json` rows and the CSV's values. Each environment is stopped
+//! `source_row_counts.json` rows and the CSV's values; every MongoDB collection is
+//! also read with pymongo (the venv of `scripts/setup`). Each environment is stopped
 //! before the next starts; after each stop no port and no server process is left.
 
 mod common;
@@ -12,7 +13,7 @@ use std::time::Instant;
 use eltbench_sources::env::{EnvOptions, Environment};
 use eltbench_task::{SourceKind, Suite};
 
-use common::clients;
+use common::{clients, pyclients};
 
 fn real_tasks() -> Vec<String> {
     let mut dbs: Vec<String> = std::fs::read_dir(common::suite().join("data"))
@@ -30,6 +31,7 @@ fn every_real_data_task_comes_up_and_reads_back_exactly() {
     let tasks = real_tasks();
     assert_eq!(tasks.len(), 22);
     let mut per_kind: BTreeMap<SourceKind, usize> = BTreeMap::new();
+    let mut pymongo_tables = 0;
     for db in &tasks {
         let tmp = tempfile::tempdir().unwrap();
         let run = tmp.path().join("run");
@@ -43,6 +45,10 @@ fn every_real_data_task_comes_up_and_reads_back_exactly() {
         assert_eq!(checked.len(), expected.len(), "{db}: every table checked");
         for (kind, _) in checked.keys() {
             *per_kind.entry(*kind).or_default() += 1;
+        }
+        if record.endpoints.mongodb.is_some() {
+            pymongo_tables +=
+                pyclients::check_mongo_pymongo(&run.join("env.json"), &record, &tables);
         }
         let config = std::fs::read_to_string(run.join("config.yaml")).unwrap();
         for remote in ["elt-postgres", "elt-mongodb", "elt-api", "drive.google.com"] {
@@ -67,6 +73,11 @@ fn every_real_data_task_comes_up_and_reads_back_exactly() {
         );
         eprintln!("{db}: up in {up:.2?}, {} tables", checked.len());
     }
+    assert_eq!(
+        Some(&pymongo_tables),
+        per_kind.get(&SourceKind::Mongodb),
+        "every MongoDB collection read with pymongo"
+    );
     // The 22 tasks use four of the five kinds (none has S3; see env_fixture.rs).
     for kind in [
         SourceKind::Postgres,

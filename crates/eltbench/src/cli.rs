@@ -237,6 +237,11 @@ pub struct EnvUpArgs {
     /// Fixed port for MongoDB.
     #[arg(long)]
     pub mongodb_port: Option<u16>,
+    /// Load the MongoDB collections into this running server instead of starting one
+    /// (the task's collections there are dropped and refilled). Without it, a `mongod`
+    /// on PATH is started (unless ELTBENCH_MONGOD=off), else eltbench's own endpoint.
+    #[arg(long, value_name = "URI")]
+    pub mongodb_uri: Option<String>,
     /// Fixed port for the REST API.
     #[arg(long)]
     pub api_port: Option<u16>,

@@ -31,6 +31,20 @@ pub struct MongoEndpoint {
     pub port: u16,
     pub database: String,
     pub collections: Vec<String>,
+    /// Which MongoDB serves: [`MONGO_MONGOD`], [`MONGO_EXTERNAL`] or [`MONGO_WIRE`].
+    #[serde(default = "wire")]
+    pub served_by: String,
+}
+
+/// A `mongod` this environment started.
+pub const MONGO_MONGOD: &str = "mongod";
+/// A server given by URI; it outlives the environment.
+pub const MONGO_EXTERNAL: &str = "external";
+/// eltbench's own wire-protocol endpoint.
+pub const MONGO_WIRE: &str = "eltbench-wire";
+
+fn wire() -> String {
+    MONGO_WIRE.to_owned()
 }
 
 /// An HTTP source (REST API or flat files): base URL and the paths it serves.
@@ -71,11 +85,16 @@ pub struct Endpoints {
 }
 
 impl Endpoints {
-    /// Source kind (config key) → TCP port on 127.0.0.1.
+    /// Source kind (config key) → TCP port on 127.0.0.1 of the sources this
+    /// environment serves (an external MongoDB is not one of them).
     pub fn ports(&self) -> BTreeMap<String, u16> {
+        let mongo = self
+            .mongodb
+            .as_ref()
+            .filter(|e| e.served_by != MONGO_EXTERNAL);
         let entries = [
             ("postgres", self.postgres.as_ref().map(|e| e.port)),
-            ("mongodb", self.mongodb.as_ref().map(|e| e.port)),
+            ("mongodb", mongo.map(|e| e.port)),
             ("custom_api", self.custom_api.as_ref().map(|e| e.port)),
             ("aws_s3", self.aws_s3.as_ref().map(|e| e.port)),
             ("flat_files", self.flat_files.as_ref().map(|e| e.port)),

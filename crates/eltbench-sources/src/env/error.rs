@@ -44,6 +44,10 @@ pub enum EnvError {
     Postgres(PgError),
     #[error("MongoDB source: {0}")]
     Mongo(eltbench_mongo::MongoError),
+    #[error("MongoDB source: {0}")]
+    MongoLoad(super::MongoLoadError),
+    #[error("MongoDB source: {0}")]
+    Mongod(super::MongodError),
     #[error("S3 source: {0}")]
     S3(eltbench_s3::S3Error),
     #[error("S3 source: {0}")]
@@ -95,6 +99,8 @@ macro_rules! wrap {
 wrap! {
     PgError => Postgres,
     eltbench_mongo::MongoError => Mongo,
+    super::MongoLoadError => MongoLoad,
+    super::MongodError => Mongod,
     eltbench_s3::S3Error => S3,
     S3LoadError => S3Load,
     FilesError => Files,

@@ -11,7 +11,12 @@ use eltbench_mongo::{MongoServer, Store};
 use eltbench_s3::{Credentials, S3Server};
 use eltbench_task::{SourceKind, Task};
 
-use super::endpoints::{HttpEndpoint, MongoEndpoint, PostgresEndpoint, S3Endpoint};
+use super::endpoints::{
+    HttpEndpoint, MONGO_EXTERNAL, MONGO_MONGOD, MONGO_WIRE, MongoEndpoint, PostgresEndpoint,
+    S3Endpoint,
+};
+use super::mongo_ext;
+use super::mongod::{self, Mongod};
 use super::{EnvError, EnvOptions, Environment, PortPins, Progress, TaskTables};
 use crate::http::{self, HttpServer, Routes};
 use crate::postgres::PgCluster;
@@ -79,10 +84,35 @@ fn loopback(port: Option<u16>) -> SocketAddr {
 }
 
 impl Environment {
+    /// MongoDB: the server at `opts.mongodb_uri`, else a `mongod` on `PATH` (unless
+    /// `ELTBENCH_MONGOD=off`), else eltbench's own endpoint.
     pub(super) fn launch_mongo(&mut self, ctx: &Ctx<'_>) -> Result<(), EnvError> {
         let Some(cfg) = &ctx.task.config.mongodb else {
             return Ok(());
         };
+        if let Some(uri) = &ctx.opts.mongodb_uri {
+            let port = self.fill_real_mongo(ctx, uri)?;
+            return self.mongo_ready(ctx, uri.clone(), port, MONGO_EXTERNAL);
+        }
+        let want = mongod::wanted(std::env::var_os(mongod::MONGOD_ENV).as_deref());
+        let found = want
+            .then(|| mongod::find_on_path("mongod", std::env::var_os("PATH").as_deref()))
+            .flatten();
+        if let Some(bin) = found {
+            let port = match ctx.opts.ports.mongodb {
+                Some(port) => port,
+                None => mongod::free_port()
+                    .map_err(|source| port_error(SourceKind::Mongodb, 0, source))?,
+            };
+            let handle = self.handle()?;
+            let child = self
+                .mongod
+                .insert(Mongod::spawn(&bin, &ctx.run_dir.join("mongod"), port)?);
+            handle.block_on(child.ready())?;
+            let uri = child.uri();
+            self.fill_real_mongo(ctx, &uri)?;
+            return self.mongo_ready(ctx, uri, port, MONGO_MONGOD);
+        }
         let store = Store::new();
         for name in &cfg.tables {
             let table = ctx.table(SourceKind::Mongodb, name)?;
@@ -100,15 +130,61 @@ impl Environment {
                 other => other.into(),
             })?;
         let port = server.addr().port();
+        self.mongo = Some(server);
         let uri = format!("mongodb://127.0.0.1:{port}/?directConnection=true");
-        ctx.ready(SourceKind::Mongodb, &uri);
+        self.mongo_ready(ctx, uri, port, MONGO_WIRE)
+    }
+
+    /// Drops and refills the task's collections on the server at `uri` through the
+    /// driver; returns the port of the URI's first host.
+    fn fill_real_mongo(&self, ctx: &Ctx<'_>, uri: &str) -> Result<u16, EnvError> {
+        let Some(cfg) = &ctx.task.config.mongodb else {
+            return Ok(0);
+        };
+        let tables = cfg
+            .tables
+            .iter()
+            .map(|name| ctx.table(SourceKind::Mongodb, name))
+            .collect::<Result<Vec<_>, _>>()?;
+        let (port, loaded) = self.handle()?.block_on(async {
+            let (client, port) = mongo_ext::connect(uri).await?;
+            let mut loaded = Vec::new();
+            for table in tables {
+                match mongo_ext::load_table(&client, uri, &cfg.database, table).await {
+                    Ok(rows) => loaded.push((&table.name, rows)),
+                    Err(e) => {
+                        client.shutdown().await;
+                        return Err(e);
+                    }
+                }
+            }
+            client.shutdown().await;
+            Ok((port, loaded))
+        })?;
+        for (name, rows) in loaded {
+            ctx.loaded(SourceKind::Mongodb, name, rows);
+        }
+        Ok(port)
+    }
+
+    fn mongo_ready(
+        &mut self,
+        ctx: &Ctx<'_>,
+        uri: String,
+        port: u16,
+        served_by: &str,
+    ) -> Result<(), EnvError> {
+        let Some(cfg) = &ctx.task.config.mongodb else {
+            return Ok(());
+        };
+        ctx.ready(SourceKind::Mongodb, &mongo_ext::redact(&uri));
         self.record.endpoints.mongodb = Some(MongoEndpoint {
             uri,
             port,
             database: cfg.database.clone(),
             collections: cfg.tables.clone(),
+            served_by: served_by.to_owned(),
         });
-        self.mongo = Some(server);
         Ok(())
     }
 

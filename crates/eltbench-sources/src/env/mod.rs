@@ -1,5 +1,5 @@
 //! A task's five source kinds brought up together on loopback ports: the private
-//! PostgreSQL cluster, the MongoDB endpoint, the REST API, the S3 endpoint and the
+//! PostgreSQL cluster, MongoDB (a given server, a `mongod` child or our own endpoint), the REST API, the S3 endpoint and the
 //! flat-file server, each filled from the task's canonical tables exactly as its
 //! `config.yaml` says, plus the rewritten `config.yaml`, `env.json` and `env.sh` in the
 //! run directory.
@@ -14,6 +14,8 @@ mod data;
 mod endpoints;
 mod error;
 mod launch;
+mod mongo_ext;
+mod mongod;
 mod pending;
 mod rewrite;
 mod start;
@@ -29,6 +31,8 @@ pub use endpoints::{
     Endpoints, EnvRecord, HttpEndpoint, MongoEndpoint, PostgresEndpoint, S3Endpoint,
 };
 pub use error::EnvError;
+pub use mongo_ext::MongoLoadError;
+pub use mongod::{MONGOD_ENV, MongodError};
 pub use rewrite::{RewriteError, rewrite_config};
 pub use start::Environment;
 pub use status::{EnvStatus, PortState, down, status};
@@ -95,6 +99,9 @@ pub struct EnvOptions {
     /// Catch SIGINT/SIGTERM from before `env.json` is written (for a process that
     /// serves in the foreground, see [`Environment::wait_for_signal`]).
     pub catch_signals: bool,
+    /// Load the MongoDB collections into this existing server instead of starting one
+    /// (its collections of the task are dropped and refilled).
+    pub mongodb_uri: Option<String>,
 }
 
 impl std::fmt::Debug for EnvOptions {
@@ -105,6 +112,10 @@ impl std::fmt::Debug for EnvOptions {
             .field("ports", &self.ports)
             .field("progress", &self.progress.is_some())
             .field("catch_signals", &self.catch_signals)
+            .field(
+                "mongodb_uri",
+                &self.mongodb_uri.as_deref().map(mongo_ext::redact),
+            )
             .finish()
     }
 }

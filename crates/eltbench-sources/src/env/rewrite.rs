@@ -117,6 +117,7 @@ snowflake:
                 port: 40002,
                 database: "address".into(),
                 collections: vec![],
+                served_by: super::super::endpoints::MONGO_WIRE.into(),
             }),
             custom_api: Some(HttpEndpoint {
                 base_url: "http://127.0.0.1:40003".into(),

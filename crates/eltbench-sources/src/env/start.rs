@@ -23,7 +23,7 @@ const WORKER_THREADS: usize = 2;
 /// How long a stop waits for runtime tasks to finish.
 const RUNTIME_STOP: Duration = Duration::from_secs(5);
 /// Sub-directories of the run directory this module creates (and may clear).
-const OWNED_DIRS: [&str; 3] = ["postgres", "s3", "files"];
+const OWNED_DIRS: [&str; 4] = ["postgres", "mongod", "s3", "files"];
 
 /// A running environment. Stopping or dropping it stops every source it started.
 #[derive(Debug)]
@@ -32,6 +32,7 @@ pub struct Environment {
     pub(super) http: Vec<HttpServer>,
     pub(super) s3: Option<eltbench_s3::S3Server>,
     pub(super) mongo: Option<eltbench_mongo::MongoServer>,
+    pub(super) mongod: Option<super::mongod::Mongod>,
     pub(super) pg: Option<PgCluster>,
     pub(super) record: EnvRecord,
     signals: Option<(Signal, Signal)>,
@@ -69,6 +70,7 @@ impl Environment {
             http: Vec::new(),
             s3: None,
             mongo: None,
+            mongod: None,
             pg: None,
             record: new_record(suite, db, &run_dir),
             signals: None,
@@ -167,6 +169,7 @@ impl Environment {
             });
         }
         drop(self.mongo.take());
+        drop(self.mongod.take());
         self.signals = None;
         let pg = self.pg.take().map(PgCluster::stop).transpose();
         if in_async {
@@ -266,6 +269,7 @@ fn prepare_run_dir(dir: &Path) -> Result<PathBuf, EnvError> {
         return Err(EnvError::AlreadyRunning { dir, pid: old.pid });
     }
     procs::kill_all_in_dir(&dir.join("postgres").join("data"), Duration::from_secs(5));
+    procs::kill_all_in_dir(&dir.join("mongod"), Duration::from_secs(5));
     for name in OWNED_DIRS.iter().map(|n| dir.join(n)) {
         if name.exists() {
             std::fs::remove_dir_all(&name).map_err(|source| EnvError::Clear {

@@ -106,11 +106,27 @@ impl PgCluster {
             .map_err(|e| self.sql_error(&what, &e))
     }
 
+    /// Whether the server still runs, given that a statement failed with
+    /// `err`. A killed postmaster closes its backends' connections while the
+    /// kernel is still tearing it down, so after any error the server did not
+    /// report itself (a closed or broken connection) this waits up to two
+    /// seconds for the process to be gone before answering.
+    fn is_running_after(&self, err: &tokio_postgres::Error) -> bool {
+        if err.as_db_error().is_some() {
+            return self.is_running();
+        }
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+        while self.is_running() && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        self.is_running()
+    }
+
     /// An error for a failed statement; says so when the server itself is gone.
     pub(super) fn sql_error(&self, what: &str, err: &tokio_postgres::Error) -> PgError {
         let detail = describe(err);
         match self.postmaster_pid() {
-            Some(pid) if !self.is_running() => PgError::ServerDied {
+            Some(pid) if !self.is_running_after(err) => PgError::ServerDied {
                 pid,
                 what: what.into(),
                 detail,

@@ -4,6 +4,7 @@
 
 pub mod clients;
 pub mod normalise;
+pub mod pyclients;
 pub mod readback;
 
 use std::path::PathBuf;

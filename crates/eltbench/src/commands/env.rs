@@ -52,6 +52,7 @@ fn up(args: EnvUpArgs, printer: &Printer) -> anyhow::Result<ExitCode> {
             report_progress(&progress_printer, event);
         })),
         catch_signals: true,
+        mongodb_uri: args.mongodb_uri.clone(),
     };
     let mut env = Environment::start(&suite, &args.db, opts)
         .map_err(classify)
@@ -109,8 +110,8 @@ fn print_endpoints(record: &EnvRecord, printer: &Printer) -> anyhow::Result<()> 
     if let Some(m) = &e.mongodb {
         let n = m.collections.len();
         printer.out(&format!(
-            "  mongodb     {} (database {}, {n} collections)",
-            m.uri, m.database
+            "  mongodb     {} (database {}, {n} collections, served by {})",
+            m.uri, m.database, m.served_by
         ));
     }
     if let Some(api) = &e.custom_api {
