@@ -7,6 +7,35 @@ use reqwest::header::HeaderMap;
 use serde_json::Value;
 
 use super::retry::{Failure, is_retryable_status, retry_after};
+use super::{ApiKey, Completion, LlmError, RetryPolicy};
+
+/// One completion call as both providers make it: POST `body` to `url` under
+/// `retry`, parse each reply with `parse`, count the retries, and keep the key
+/// out of the final error message.
+pub(crate) async fn complete_with_retry(
+    client: &reqwest::Client,
+    url: &str,
+    headers: HeaderMap,
+    body: &Value,
+    retry: &RetryPolicy,
+    key: &ApiKey,
+    parse: fn(&Value) -> Result<Completion, Failure>,
+) -> Result<Completion, LlmError> {
+    let attempt = || async {
+        let response = post_json(client, url, headers.clone(), body).await?;
+        parse(&response)
+    };
+    match retry.run(url, attempt).await {
+        Ok((completion, retries)) => Ok(Completion {
+            retries,
+            ..completion
+        }),
+        Err(err) => Err(LlmError {
+            message: key.redact(&err.message),
+            ..err
+        }),
+    }
+}
 
 /// Longest error body kept in a message.
 const MAX_ERROR_CHARS: usize = 2000;

@@ -11,7 +11,7 @@ use async_trait::async_trait;
 use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderValue};
 use serde_json::{Value, json};
 
-use super::http::post_json;
+use super::http::complete_with_retry;
 use super::retry::Failure;
 use super::{ApiKey, Completion, LlmClient, LlmError, LlmRequest, RetryPolicy};
 
@@ -129,20 +129,16 @@ impl LlmClient for OpenAiClient {
 
     async fn complete(&self, request: &LlmRequest) -> Result<Completion, LlmError> {
         let body = self.body(request);
-        let attempt = || async {
-            let response = post_json(&self.http, &self.url, self.headers(), &body).await?;
-            completion(&response)
-        };
-        match self.retry.run(&self.url, attempt).await {
-            Ok((completion, retries)) => Ok(Completion {
-                retries,
-                ..completion
-            }),
-            Err(err) => Err(LlmError {
-                message: self.key.redact(&err.message),
-                ..err
-            }),
-        }
+        complete_with_retry(
+            &self.http,
+            &self.url,
+            self.headers(),
+            &body,
+            &self.retry,
+            &self.key,
+            completion,
+        )
+        .await
     }
 
     fn redact(&self, text: &str) -> String {
