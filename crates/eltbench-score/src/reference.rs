@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use eltbench_task::Suite;
+use eltbench_task::{Suite, Task};
 use eltbench_warehouse::{Access, DEFAULT_SCHEMA, DuckDbWarehouse, WarehouseError};
 use serde::Serialize;
 
@@ -72,15 +72,28 @@ pub fn build_reference(
             .map_err(fail)?;
         build.tables.push(table.clone());
     }
+    build.models = load_ground_truth(suite, task, &warehouse).map_err(fail)?;
+    Ok(build)
+}
+
+/// Loads every ground-truth CSV of `task` as the table its eval key names
+/// (else `airbyte_schema.<model>`); returns the models loaded.
+pub fn load_ground_truth(
+    suite: &Suite,
+    task: &Task,
+    warehouse: &DuckDbWarehouse,
+) -> Result<Vec<String>, WarehouseError> {
+    let mut models = Vec::new();
     for model in &task.models {
-        let Some(csv) = suite.ground_truth_path(db, &model.name) else {
+        let Some(csv) = suite.ground_truth_path(&task.db, &model.name) else {
             continue;
         };
-        let (schema, name) = model_relation(&model.name, suite.eval_key(db, &model.name));
-        warehouse.load_csv(&schema, &name, &csv).map_err(fail)?;
-        build.models.push(model.name.clone());
+        let key = suite.eval_key(&task.db, &model.name);
+        let (schema, name) = model_relation(&model.name, key);
+        warehouse.load_csv(&schema, &name, &csv)?;
+        models.push(model.name.clone());
     }
-    Ok(build)
+    Ok(models)
 }
 
 /// Removes a previous build and its write-ahead log.

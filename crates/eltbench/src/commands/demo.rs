@@ -16,7 +16,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use eltbench_score::{Compat, ScoreReport};
 use eltbench_task::Suite;
-use eltbench_warehouse::{Access, DEFAULT_SCHEMA, DuckDbWarehouse};
+use eltbench_warehouse::{Access, DuckDbWarehouse};
 
 use crate::cli::DemoArgs;
 use crate::commands::score::{into_anyhow, print_report};
@@ -101,15 +101,11 @@ fn pipeline(suite: &Suite, db: &str, out: &Path) -> anyhow::Result<std::path::Pa
     Ok(warehouse)
 }
 
-/// Loads every ground-truth CSV of `db` as `airbyte_schema.<model>`.
+/// Loads the ground truth of `db` as its model tables, as the reference does.
 fn load_ground_truth(suite: &Suite, db: &str, warehouse: &Path) -> anyhow::Result<()> {
     let wh = DuckDbWarehouse::open(warehouse, db, Access::ReadWrite)?;
     let task = eltbench_score::find_task(suite, db).map_err(into_anyhow)?;
-    for model in &task.models {
-        if let Some(gt) = suite.ground_truth_path(db, &model.name) {
-            wh.load_csv(DEFAULT_SCHEMA, &model.name, &gt)?;
-        }
-    }
+    eltbench_score::reference::load_ground_truth(suite, task, &wh)?;
     Ok(())
 }
 
