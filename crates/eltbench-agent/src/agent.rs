@@ -1,5 +1,6 @@
 //! The agent interface: what an agent is given ([`AgentContext`]: workspace,
-//! instruction, limits, cancellation, command environment, warehouse) and what it
+//! instruction, limits, cancellation, command environment, warehouse, the
+//! shell Bash actions run through) and what it
 //! must return (a [`Trajectory`], whatever happened).
 //!
 //! Nothing here runs commands or talks to a model; an agent must never panic or
@@ -7,11 +8,13 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 use tokio_util::sync::CancellationToken;
 
+use crate::actions::{DirectShell, Shell};
 use crate::trajectory::Trajectory;
 
 /// Budgets that end a run (or one action) early.
@@ -56,11 +59,14 @@ pub struct AgentContext {
     pub env: BTreeMap<String, String>,
     /// The DuckDB warehouse file the SQL actions open; `None` disables them.
     pub warehouse: Option<PathBuf>,
+    /// How Bash actions become processes (default [`DirectShell`]: unsandboxed
+    /// `bash -lc` in the workspace); a harness passes a sandboxing one.
+    pub shell: Arc<dyn Shell>,
 }
 
 impl AgentContext {
     /// A context with default limits, a fresh cancellation token, no extra
-    /// environment and no warehouse.
+    /// environment, no warehouse and the [`DirectShell`].
     pub fn new(workspace: impl Into<PathBuf>, instruction: impl Into<String>) -> Self {
         AgentContext {
             workspace: workspace.into(),
@@ -69,6 +75,7 @@ impl AgentContext {
             cancel: CancellationToken::new(),
             env: BTreeMap::new(),
             warehouse: None,
+            shell: Arc::new(DirectShell),
         }
     }
 }

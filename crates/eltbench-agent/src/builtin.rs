@@ -110,7 +110,8 @@ impl<'a> Run<'a> {
     fn new(agent: &'a BuiltinAgent, ctx: AgentContext) -> Self {
         let llm = &agent.llm;
         let env = command_env(&ctx.env, |value| llm.redact(value) != value);
-        let actions = Actions::new(ctx.workspace.clone(), env, ctx.warehouse.clone());
+        let actions = Actions::new(ctx.workspace.clone(), env, ctx.warehouse.clone())
+            .with_shell(ctx.shell.clone());
         let system = system_prompt(&PromptInputs {
             workspace: &ctx.workspace,
             instruction: &ctx.instruction,

@@ -16,7 +16,7 @@ pub mod parse;
 pub mod prompt;
 mod trajectory;
 
-pub use actions::{Action, Actions};
+pub use actions::{Action, Actions, DirectShell, Shell, ShellProcess, ShellRequest, ShellWatch};
 pub use agent::{Agent, AgentContext, Limits};
 pub use builtin::{BuiltinAgent, BuiltinConfig};
 pub use observation::truncate_observation;

@@ -28,6 +28,7 @@ mod server;
 mod store;
 pub mod sync;
 mod timefmt;
+pub mod wait;
 
 pub use auth::Credentials;
 pub use config::{AirbyteConfig, DEFAULT_PASSWORD, DEFAULT_USERNAME, DEFAULT_WORKSPACE_ID};

@@ -383,3 +383,71 @@ fn a_destination_locked_by_another_process_fails_the_job_clearly() {
     );
     assert_eq!(count(&db, "main.l"), 6);
 }
+
+/// Tricky CSV: quoted delimiters and newlines, doubled quotes, pandas NA strings
+/// quoted and not, a short row, and a header with spaces.
+const TRICKY_CSV: &[u8] = b"id,Full Name,note\n1,\"a, b\",\"line1\nline2\"\n2,\"say \"\"hi\"\"\",NA\n3,\"N/A\",\n4,x\n5,nan,\"\"\n";
+
+/// Loads `bytes` as a CSV file source (over HTTP or from a local path; both use DuckDB's
+/// `read_csv` when it accepts the file, the Rust parser otherwise) and returns every
+/// row as text.
+fn tricky_rows(
+    env: &Env,
+    bytes: &[u8],
+    storage: &str,
+    http: &HttpFixture,
+) -> (Vec<Vec<String>>, bool) {
+    let (url, stem) = if storage == "local" {
+        let path = env.dir.path().join("tricky.csv");
+        std::fs::write(&path, bytes).expect("write");
+        (path.to_string_lossy().into_owned(), "native")
+    } else {
+        http.set("/tricky.csv", Reply::Body(bytes.to_vec()));
+        (http.url("/tricky.csv"), "parsed")
+    };
+    let stem = format!("{stem}{}", bytes.len());
+    let db = env.db_path(&stem);
+    let source = file_source(env, "tricky", "csv", &url, storage);
+    let dest = env.destination(&db, "airbyte_schema");
+    let conn = env.connection(
+        &source,
+        &dest,
+        stream("tricky", "full_refresh_overwrite"),
+        json!({}),
+    );
+    let (status, _, log) = env.run(&conn, "sync");
+    assert_eq!(status, "succeeded", "{log}");
+    let rows = query(
+        &db,
+        &format!(
+            "SELECT id, full_name, note, _airbyte_meta->>'changes' FROM {stem}.airbyte_schema.tricky ORDER BY id"
+        ),
+    );
+    (rows, log.contains("(loaded by DuckDB)"))
+}
+
+#[test]
+fn a_local_csv_loads_the_same_values_as_the_parser_reads() {
+    let http = HttpFixture::start();
+    let env = Env::start();
+    let (parsed, by_duckdb) = tricky_rows(&env, TRICKY_CSV, "HTTPS", &http);
+    assert!(!by_duckdb);
+    assert_eq!(parsed.len(), 5);
+    assert_eq!(parsed[0], ["1", "a, b", "line1\nline2", "[]"]);
+    assert_eq!(parsed[1], ["2", "say \"hi\"", "NULL", "[]"]);
+    assert_eq!(parsed[2], ["3", "NULL", "NULL", "[]"]);
+    assert_eq!(parsed[3], ["4", "x", "NULL", "[]"]);
+    assert_eq!(parsed[4], ["5", "NULL", "NULL", "[]"]);
+    // The short row 4 makes read_csv refuse the file: the parser loads it instead.
+    let (fallback, by_duckdb) = tricky_rows(&env, TRICKY_CSV, "local", &http);
+    assert!(!by_duckdb);
+    assert_eq!(fallback, parsed);
+    // Without it, DuckDB loads the file itself, with the same values.
+    let full: Vec<u8> = String::from_utf8_lossy(TRICKY_CSV)
+        .replace("4,x\n", "4,x,\n")
+        .into_bytes();
+    let (parsed, _) = tricky_rows(&env, &full, "HTTPS", &http);
+    let (native, by_duckdb) = tricky_rows(&env, &full, "local", &http);
+    assert!(by_duckdb);
+    assert_eq!(native, parsed);
+}

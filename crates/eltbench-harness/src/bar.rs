@@ -11,7 +11,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::progress::{Progress, job_line, trial_line};
 use crate::resume::Records;
-use crate::{JobSummary, ScoreDigest, TrialId, TrialRecord};
+use crate::{JobSummary, TrialId, TrialRecord};
 
 const TEMPLATE: &str = "{spinner} {elapsed_precise} [{bar:30}] {pos}/{len} {msg}";
 
@@ -59,7 +59,7 @@ impl Default for Bar {
     }
 }
 
-fn passed(record: &TrialRecord<ScoreDigest>) -> bool {
+fn passed(record: &TrialRecord) -> bool {
     record.score.as_ref().is_some_and(|s| s.srdel.passed)
 }
 
@@ -79,7 +79,7 @@ impl Progress for Bar {
         self.update(|c| c.running += 1);
     }
 
-    fn trial_finished(&self, done: usize, total: usize, record: &TrialRecord<ScoreDigest>) {
+    fn trial_finished(&self, done: usize, total: usize, record: &TrialRecord) {
         self.bar.println(trial_line(done, total, record));
         self.bar.set_position(done as u64);
         self.update(|c| {

@@ -35,13 +35,11 @@ pub use jobfile::{HostInfo, JobFile, JobStatus, read as read_job_file};
 pub use layout::{JobDir, TrialDir};
 pub use plan::{TrialId, check_tasks, plan};
 pub use progress::{Lines, Progress, Silent};
-pub use record::{
-    DigestStatus, HARNESS_FAILURE, ModelDigest, ScoreDigest, Stage1Digest, TrialRecord,
-};
+pub use record::{HARNESS_FAILURE, TrialRecord, trial_id};
 pub use resume::{Records, load as load_records};
 pub use run::{resume_job, run_job, run_job_with};
 pub use runner::{AgentStatus, TrialContext, TrialOutcome, TrialRunner};
 pub use signals::{INTERRUPTED_EXIT_CODE, Interrupt, SignalListener};
-pub use spec::{JobSpec, ScoreRule};
+pub use spec::{JobSpec, SandboxSettings, ScoreRule};
 pub use summary::{JobSummary, Means, TrialCounts, UnitPassK, summarize, summarize_dir};
 pub use trial::HARNESS_ATTEMPTS;

@@ -9,7 +9,9 @@ use std::io::{IsTerminal, Write};
 use std::sync::{Arc, Mutex};
 
 use crate::resume::Records;
-use crate::{JobStatus, JobSummary, ScoreDigest, TrialId, TrialRecord};
+use eltbench_score::TaskScore;
+
+use crate::{JobStatus, JobSummary, TrialId, TrialRecord, trial_id};
 
 /// Receives the events of a job. Every method defaults to doing nothing.
 pub trait Progress: Send + Sync {
@@ -24,7 +26,7 @@ pub trait Progress: Send + Sync {
     }
 
     /// A trial finished and was recorded; `done` of `total` now are.
-    fn trial_finished(&self, done: usize, total: usize, record: &TrialRecord<ScoreDigest>) {
+    fn trial_finished(&self, done: usize, total: usize, record: &TrialRecord) {
         let _ = (done, total, record);
     }
 
@@ -83,7 +85,7 @@ impl<W: Write + Send> Progress for Lines<W> {
         ));
     }
 
-    fn trial_finished(&self, done: usize, total: usize, record: &TrialRecord<ScoreDigest>) {
+    fn trial_finished(&self, done: usize, total: usize, record: &TrialRecord) {
         self.write(&trial_line(done, total, record));
     }
 
@@ -93,29 +95,23 @@ impl<W: Write + Send> Progress for Lines<W> {
 }
 
 /// `[3/10] amplitude#1 finished: SRDEL pass, SRDT 2/3 (41 s)`.
-pub fn trial_line(done: usize, total: usize, record: &TrialRecord<ScoreDigest>) -> String {
-    let id = record.id();
+pub fn trial_line(done: usize, total: usize, record: &TrialRecord) -> String {
+    let id = trial_id(record);
     let secs = record.duration_s;
     let verdict = match (&record.agent, &record.score) {
         (None, _) => {
             let last = record.harness_errors.last().map_or("", String::as_str);
-            format!("harness failure after {} attempts: {last}", record.attempts)
+            format!(
+                "harness failure after {} attempts: {last}",
+                record.harness_attempts
+            )
         }
-        (Some(agent), score) => format!("{}: {}", agent_label(agent), score_label(score.as_ref())),
+        (Some(agent), score) => format!("{}: {}", agent.label(), score_label(score.as_ref())),
     };
     format!("[{done}/{total}] {id} {verdict} ({secs:.0} s)")
 }
 
-fn agent_label(agent: &crate::AgentStatus) -> String {
-    match agent {
-        crate::AgentStatus::Crashed { exit: Some(code) } => format!("crashed (exit {code})"),
-        crate::AgentStatus::Crashed { exit: None } => "crashed (signal)".into(),
-        crate::AgentStatus::Error { message } => format!("error ({})", shorten(message, 80)),
-        other => other.name().into(),
-    }
-}
-
-fn score_label(score: Option<&ScoreDigest>) -> String {
+fn score_label(score: Option<&TaskScore>) -> String {
     match score {
         None => "not scored".into(),
         Some(s) => format!(
@@ -124,13 +120,6 @@ fn score_label(score: Option<&ScoreDigest>) -> String {
             s.matched_models(),
             s.scored_models()
         ),
-    }
-}
-
-fn shorten(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((at, _)) => format!("{}...", &text[..at]),
-        None => text.to_string(),
     }
 }
 
@@ -155,45 +144,55 @@ pub fn job_line(summary: &JobSummary) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::{DigestStatus, ModelDigest, Stage1Digest};
     use crate::{AgentStatus, TrialRecord};
+    use eltbench_score::{ModelScore, ModelStatus, Stage1Score, WarehouseState};
     use std::collections::BTreeMap;
 
-    fn record(agent: Option<AgentStatus>, score: Option<ScoreDigest>) -> TrialRecord<ScoreDigest> {
+    fn record(agent: Option<AgentStatus>, score: Option<TaskScore>) -> TrialRecord {
         TrialRecord {
-            trial: "amplitude__1".into(),
+            trial_id: "amplitude__1".into(),
             db: "amplitude".into(),
             index: 1,
-            status: String::new(),
+            agent_status: String::new(),
             agent,
-            attempts: 2,
+            harness_attempts: 2,
             harness_errors: vec!["first".into(), "environment failed to start: pg".into()],
             steps: 0,
-            tokens: 0,
+            input_tokens: 0,
+            output_tokens: 0,
             cost_usd: 0.0,
             duration_s: 41.4,
             started_at: String::new(),
             finished_at: String::new(),
+            sandboxed: None,
+            sandbox_mode: None,
             score,
         }
     }
 
-    fn digest() -> ScoreDigest {
-        let model = |status| ModelDigest {
+    fn digest() -> TaskScore {
+        let model = |status| ModelScore {
             status,
             matched_ungated: false,
             run_date_dependent: false,
             unkeyed: false,
+            relation: None,
+            error: None,
+            comparison: None,
         };
         let models = [
-            DigestStatus::Matched,
-            DigestStatus::Matched,
-            DigestStatus::Unmatched,
-            DigestStatus::NoGroundTruth,
+            ModelStatus::Matched,
+            ModelStatus::Matched,
+            ModelStatus::Unmatched,
+            ModelStatus::NoGroundTruth,
         ];
-        ScoreDigest {
+        TaskScore {
             db: "amplitude".into(),
-            srdel: Stage1Digest { passed: true },
+            warehouse: WarehouseState::Read,
+            srdel: Stage1Score {
+                passed: true,
+                tables: BTreeMap::new(),
+            },
             models: (0..4)
                 .map(|i| (format!("m{i}"), model(models[i])))
                 .collect::<BTreeMap<_, _>>(),

@@ -9,10 +9,10 @@
 use std::collections::BTreeMap;
 
 use crate::layout::{create_dir, read_json, remove_dir, write_atomic};
-use crate::{HarnessError, JobDir, ScoreDigest, TrialId, TrialRecord};
+use crate::{HarnessError, JobDir, TrialId, TrialRecord};
 
 /// The finished trials of a job, by id.
-pub type Records = BTreeMap<TrialId, TrialRecord<ScoreDigest>>;
+pub type Records = BTreeMap<TrialId, TrialRecord>;
 
 /// Reads the finished trials, deletes interrupted ones and rebuilds
 /// `results.jsonl`.
@@ -32,7 +32,7 @@ pub fn load(dir: &JobDir, planned: &[TrialId]) -> Result<Records, HarnessError> 
     for id in planned {
         let path = dir.trial(id).result();
         if path.exists() {
-            let record: TrialRecord<ScoreDigest> = read_json(&path)?;
+            let record: TrialRecord = read_json(&path)?;
             records.insert(id.clone(), record);
         }
     }
@@ -59,21 +59,24 @@ mod tests {
     use super::*;
     use crate::layout::{append_line, write_json_atomic};
 
-    fn record(id: &TrialId) -> TrialRecord<ScoreDigest> {
+    fn record(id: &TrialId) -> TrialRecord {
         TrialRecord {
-            trial: id.dir_name(),
+            trial_id: id.dir_name(),
             db: id.db.clone(),
             index: id.index,
-            status: "finished".into(),
+            agent_status: "finished".into(),
             agent: Some(crate::AgentStatus::Finished),
-            attempts: 1,
+            harness_attempts: 1,
             harness_errors: Vec::new(),
             steps: 1,
-            tokens: 2,
+            input_tokens: 2,
+            output_tokens: 1,
             cost_usd: 0.5,
             duration_s: 1.0,
             started_at: String::new(),
             finished_at: String::new(),
+            sandboxed: Some(false),
+            sandbox_mode: None,
             score: None,
         }
     }

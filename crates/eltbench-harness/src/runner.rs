@@ -10,9 +10,10 @@
 use std::sync::Arc;
 
 use eltbench_score::TaskScore;
-use serde::{Deserialize, Serialize};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
+
+pub use eltbench_report::AgentStatus;
 
 use crate::{HarnessError, JobSpec, TrialDir, TrialId};
 
@@ -53,44 +54,6 @@ impl TrialContext {
     }
 }
 
-/// How the agent's run ended.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "status", rename_all = "snake_case")]
-pub enum AgentStatus {
-    /// The agent said it was done.
-    Finished,
-    /// The wall-clock limit was hit.
-    Timeout,
-    /// The step limit was hit.
-    StepLimit,
-    /// The cost limit was hit.
-    CostLimit,
-    /// The agent process died.
-    Crashed {
-        /// Its exit code (`None` when killed by a signal).
-        exit: Option<i32>,
-    },
-    /// The agent reported an error (API failure, bad response...).
-    Error {
-        /// What it said.
-        message: String,
-    },
-}
-
-impl AgentStatus {
-    /// The status name as in `result.json`.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Self::Finished => "finished",
-            Self::Timeout => "timeout",
-            Self::StepLimit => "step_limit",
-            Self::CostLimit => "cost_limit",
-            Self::Crashed { .. } => "crashed",
-            Self::Error { .. } => "error",
-        }
-    }
-}
-
 /// What a runner reports for a trial the agent ran.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TrialOutcome {
@@ -98,10 +61,18 @@ pub struct TrialOutcome {
     pub status: AgentStatus,
     /// Agent steps taken.
     pub steps: u64,
-    /// LLM tokens used (input + output).
-    pub tokens: u64,
+    /// LLM input tokens.
+    pub input_tokens: u64,
+    /// LLM output tokens.
+    pub output_tokens: u64,
     /// LLM cost in USD.
     pub cost_usd: f64,
+    /// Whether the agent ran inside a real sandbox (`None`: not applicable
+    /// or not reported, e.g. the oracle).
+    pub sandboxed: Option<bool>,
+    /// How it was isolated: `bubblewrap` or `none: <reason>` (`None`: as for
+    /// `sandboxed`).
+    pub sandbox_mode: Option<String>,
     /// The score of the warehouse the agent left, `None` when it could not be
     /// scored at all (counted as a failure of the task).
     pub score: Option<TaskScore>,
@@ -113,8 +84,11 @@ impl TrialOutcome {
         Self {
             status,
             steps: 0,
-            tokens: 0,
+            input_tokens: 0,
+            output_tokens: 0,
             cost_usd: 0.0,
+            sandboxed: None,
+            sandbox_mode: None,
             score: None,
         }
     }

@@ -39,6 +39,27 @@ pub struct JobSpec {
     pub compat: ScoreRule,
     /// The job seed; each trial derives its own (see [`crate::TrialContext::seed`]).
     pub seed: u64,
+    /// The agents' sandbox and resource limits (`None` in a `job.json` written
+    /// before they were stored: the flags given at resume time apply).
+    #[serde(default)]
+    pub sandbox: Option<SandboxSettings>,
+}
+
+/// The sandbox flags of `eltbench run`, kept so that `--resume` runs the
+/// remaining trials under the same isolation and limits. The wall limit is
+/// the job's `timeout`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SandboxSettings {
+    /// `false`: `--no-sandbox`.
+    pub enabled: bool,
+    /// Memory of one trial's agent processes together.
+    pub memory_bytes: u64,
+    /// CPU time of one trial's agent processes together.
+    pub cpu_seconds: u64,
+    /// Processes and threads at once.
+    pub max_processes: u64,
+    /// Disk the agent may write.
+    pub disk_write_bytes: u64,
 }
 
 /// The stage-2 rule, as stored in `job.json`.
@@ -77,6 +98,7 @@ impl JobSpec {
             max_cost_usd: None,
             compat: ScoreRule::Fixed,
             seed: 0,
+            sandbox: None,
         }
     }
 
@@ -155,6 +177,30 @@ mod tests {
         assert_eq!(json["compat"], "original");
         let back: JobSpec = serde_json::from_value(json).unwrap();
         assert_eq!(back, s);
+    }
+
+    #[test]
+    fn sandbox_settings_round_trip_and_old_job_files_read() {
+        let mut s = spec();
+        s.sandbox = Some(SandboxSettings {
+            enabled: false,
+            memory_bytes: 300 << 20,
+            cpu_seconds: 90,
+            max_processes: 64,
+            disk_write_bytes: 1 << 30,
+        });
+        let json = serde_json::to_value(&s).unwrap();
+        assert_eq!(json["sandbox"]["memory_bytes"], 300 << 20);
+        assert_eq!(serde_json::from_value::<JobSpec>(json).unwrap(), s);
+        let old = serde_json::json!({
+            "suite": "/s", "agent": "a", "tasks": ["t"], "k": 1, "concurrency": 1,
+            "timeout_s": 60.0, "grace_s": 1.0, "max_steps": null, "max_cost_usd": null,
+            "compat": "fixed", "seed": 0
+        });
+        assert_eq!(
+            serde_json::from_value::<JobSpec>(old).unwrap().sandbox,
+            None
+        );
     }
 
     #[test]

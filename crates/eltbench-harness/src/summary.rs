@@ -9,15 +9,14 @@
 
 use std::collections::BTreeMap;
 
-use eltbench_score::TaskScore;
 use eltbench_score::passk::{pass_at_k, pass_hat_k};
 use eltbench_score::trials::{JobScore, Tally, aggregate};
+use eltbench_score::{ModelScore, ModelStatus, Stage1Score, TaskScore, WarehouseState};
 use serde::Serialize;
 
-use crate::record::{DigestStatus, ModelDigest, Stage1Digest};
 use crate::resume::Records;
 use crate::signals::INTERRUPTED_EXIT_CODE;
-use crate::{HarnessError, JobDir, JobSpec, JobStatus, ScoreDigest, jobfile, plan, resume};
+use crate::{HarnessError, JobDir, JobSpec, JobStatus, jobfile, plan, resume};
 
 /// Everything a job reports.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -114,12 +113,12 @@ pub fn summarize(spec: &JobSpec, status: JobStatus, records: &Records) -> JobSum
     let score = aggregate(&scores(&agent), &ks);
     let mut statuses = BTreeMap::new();
     for r in &agent {
-        *statuses.entry(r.status.clone()).or_insert(0) += 1;
+        *statuses.entry(r.agent_status.clone()).or_insert(0) += 1;
     }
     let harness_failures: Vec<String> = records
         .values()
         .filter(|r| r.is_harness_failure())
-        .map(|r| r.trial.clone())
+        .map(|r| r.trial_id.clone())
         .collect();
     let planned = plan(spec).len();
     JobSummary {
@@ -137,7 +136,7 @@ pub fn summarize(spec: &JobSpec, status: JobStatus, records: &Records) -> JobSum
         unscored: agent
             .iter()
             .filter(|r| r.score.is_none())
-            .map(|r| r.trial.clone())
+            .map(|r| r.trial_id.clone())
             .collect(),
         tasks: units(&score.tasks, &ks),
         models: units(&score.models, &ks),
@@ -147,39 +146,44 @@ pub fn summarize(spec: &JobSpec, status: JobStatus, records: &Records) -> JobSum
     }
 }
 
-type Record = crate::TrialRecord<ScoreDigest>;
+type Record = crate::TrialRecord;
 
 /// The score of every agent trial, a failing one where none was recorded.
 fn scores(agent: &[&Record]) -> Vec<TaskScore> {
-    let mut known: BTreeMap<&str, BTreeMap<String, ModelDigest>> = BTreeMap::new();
-    for digest in agent.iter().filter_map(|r| r.score.as_ref()) {
+    let mut known: BTreeMap<&str, BTreeMap<String, ModelScore>> = BTreeMap::new();
+    for score in agent.iter().filter_map(|r| r.score.as_ref()) {
         known
-            .entry(&digest.db)
+            .entry(&score.db)
             .or_default()
-            .extend(digest.models.clone());
+            .extend(score.models.clone());
     }
     agent
         .iter()
         .map(|r| match &r.score {
-            Some(digest) => digest.to_task_score(),
-            None => failed(&r.db, known.get(r.db.as_str())).to_task_score(),
+            Some(score) => score.clone(),
+            None => failed(&r.db, known.get(r.db.as_str())),
         })
         .collect()
 }
 
 /// A task that failed every stage, with the models it is known to have.
-fn failed(db: &str, models: Option<&BTreeMap<String, ModelDigest>>) -> ScoreDigest {
-    let fail = |m: &ModelDigest| ModelDigest {
+fn failed(db: &str, models: Option<&BTreeMap<String, ModelScore>>) -> TaskScore {
+    let fail = |m: &ModelScore| ModelScore {
         status: match m.status {
-            DigestStatus::NoGroundTruth => DigestStatus::NoGroundTruth,
-            _ => DigestStatus::NotScoredStage1Failed,
+            ModelStatus::NoGroundTruth => ModelStatus::NoGroundTruth,
+            _ => ModelStatus::NotScoredStage1Failed,
         },
         matched_ungated: false,
-        ..*m
+        run_date_dependent: m.run_date_dependent,
+        unkeyed: m.unkeyed,
+        relation: None,
+        error: None,
+        comparison: None,
     };
-    ScoreDigest {
+    TaskScore {
         db: db.to_string(),
-        srdel: Stage1Digest { passed: false },
+        warehouse: WarehouseState::Read,
+        srdel: Stage1Score::unavailable(),
         models: models
             .into_iter()
             .flatten()
@@ -214,7 +218,7 @@ fn means(agent: &[&Record]) -> Means {
     };
     Means {
         steps: mean(&|r| r.steps as f64),
-        tokens: mean(&|r| r.tokens as f64),
+        tokens: mean(&|r| r.tokens() as f64),
         cost_usd: mean(&|r| r.cost_usd),
         duration_s: mean(&|r| r.duration_s),
     }
@@ -225,48 +229,58 @@ mod tests {
     use super::*;
     use crate::{AgentStatus, TrialId, TrialRecord};
 
-    fn model(status: DigestStatus) -> ModelDigest {
-        ModelDigest {
+    fn model(status: ModelStatus) -> ModelScore {
+        ModelScore {
             status,
-            matched_ungated: status == DigestStatus::Matched,
+            matched_ungated: status == ModelStatus::Matched,
             run_date_dependent: false,
             unkeyed: false,
+            relation: None,
+            error: None,
+            comparison: None,
         }
     }
 
     fn record(index: u32, agent: Option<AgentStatus>, passed: Option<bool>) -> Record {
-        let score = passed.map(|passed| ScoreDigest {
+        let score = passed.map(|passed| TaskScore {
             db: "a".into(),
-            srdel: Stage1Digest { passed },
+            warehouse: WarehouseState::Read,
+            srdel: Stage1Score {
+                passed,
+                tables: BTreeMap::new(),
+            },
             models: BTreeMap::from([
                 (
                     "m".to_string(),
                     model(if passed {
-                        DigestStatus::Matched
+                        ModelStatus::Matched
                     } else {
-                        DigestStatus::Unmatched
+                        ModelStatus::Unmatched
                     }),
                 ),
-                ("n".to_string(), model(DigestStatus::NoGroundTruth)),
+                ("n".to_string(), model(ModelStatus::NoGroundTruth)),
             ]),
         });
         TrialRecord {
-            trial: TrialId::new("a", index).dir_name(),
+            trial_id: TrialId::new("a", index).dir_name(),
             db: "a".into(),
             index,
-            status: agent
+            agent_status: agent
                 .as_ref()
                 .map_or("harness_failure", AgentStatus::name)
                 .into(),
             agent,
-            attempts: 1,
+            harness_attempts: 1,
             harness_errors: Vec::new(),
             steps: u64::from(index),
-            tokens: 0,
+            input_tokens: 0,
+            output_tokens: 0,
             cost_usd: 1.0,
             duration_s: 2.0,
             started_at: String::new(),
             finished_at: String::new(),
+            sandboxed: None,
+            sandbox_mode: None,
             score,
         }
     }
@@ -281,7 +295,7 @@ mod tests {
             record(2, None, None),
         ]
         .into_iter()
-        .map(|r| (r.id(), r))
+        .map(|r| (crate::trial_id(&r), r))
         .collect();
         let s = summarize(&spec, JobStatus::Interrupted, &records);
         assert_eq!((s.score.srdel.passed, s.score.srdel.total), (1, 2));

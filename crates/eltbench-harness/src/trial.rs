@@ -10,7 +10,6 @@ use std::any::Any;
 use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
 
-use eltbench_score::TaskScore;
 use futures::FutureExt;
 use tokio::time::Instant;
 
@@ -18,8 +17,7 @@ use crate::layout::{append_line, create_dir, remove_dir, write_json_atomic};
 use crate::record::HARNESS_FAILURE;
 use crate::run::Job;
 use crate::{
-    AgentStatus, HarnessError, ScoreDigest, TrialContext, TrialDir, TrialId, TrialOutcome,
-    TrialRecord,
+    AgentStatus, HarnessError, TrialContext, TrialDir, TrialId, TrialOutcome, TrialRecord,
 };
 
 /// Attempts per trial: the first, and one retry after a harness failure.
@@ -37,7 +35,7 @@ type RunResult = Result<Result<TrialOutcome, HarnessError>, Box<dyn Any + Send>>
 pub(crate) async fn run_trial(
     job: &Job,
     id: &TrialId,
-) -> Result<Option<TrialRecord<ScoreDigest>>, HarnessError> {
+) -> Result<Option<TrialRecord>, HarnessError> {
     let dir = job.dir.trial(id);
     remove_dir(dir.path())?;
     create_dir(dir.path())?;
@@ -149,7 +147,7 @@ fn clear_attempt(dir: &TrialDir) -> Result<(), HarnessError> {
     Ok(())
 }
 
-fn interrupted(dir: &TrialDir) -> Option<TrialRecord<ScoreDigest>> {
+fn interrupted(dir: &TrialDir) -> Option<TrialRecord> {
     dir.log("interrupted: no result recorded");
     None
 }
@@ -159,21 +157,20 @@ fn interrupted(dir: &TrialDir) -> Option<TrialRecord<ScoreDigest>> {
 fn save(
     job: &Job,
     dir: &TrialDir,
-    record: TrialRecord<TaskScore>,
-) -> Result<Option<TrialRecord<ScoreDigest>>, HarnessError> {
+    record: TrialRecord,
+) -> Result<Option<TrialRecord>, HarnessError> {
     if job.cancel.is_cancelled() {
         return Ok(interrupted(dir));
     }
     write_json_atomic(&dir.result(), &record)?;
-    dir.log(&format!("recorded {}", record.status));
-    let digest = record.map_score(|s| ScoreDigest::from(s));
-    let line = serde_json::to_string(&digest).map_err(|source| HarnessError::Json {
+    dir.log(&format!("recorded {}", record.agent_status));
+    let line = serde_json::to_string(&record).map_err(|source| HarnessError::Json {
         path: job.dir.results(),
         source,
     })?;
     let _guard = job.results_lock.lock();
     append_line(&job.dir.results(), &line)?;
-    Ok(Some(digest))
+    Ok(Some(record))
 }
 
 /// When a trial started, for its record.
@@ -196,27 +193,29 @@ impl Clock {
         outcome: Option<TrialOutcome>,
         harness_errors: Vec<String>,
         attempts: u32,
-    ) -> TrialRecord<TaskScore> {
+    ) -> TrialRecord {
         let status = outcome
             .as_ref()
             .map_or(HARNESS_FAILURE, |o| o.status.name());
-        let (steps, tokens, cost_usd) = outcome
-            .as_ref()
-            .map_or((0, 0, 0.0), |o| (o.steps, o.tokens, o.cost_usd));
+        let bare = TrialOutcome::bare(AgentStatus::Finished);
+        let o = outcome.as_ref().unwrap_or(&bare);
         TrialRecord {
-            trial: id.dir_name(),
+            trial_id: id.dir_name(),
             db: id.db.clone(),
             index: id.index,
-            status: status.into(),
+            agent_status: status.into(),
             agent: outcome.as_ref().map(|o| o.status.clone()),
-            attempts,
+            harness_attempts: attempts,
             harness_errors,
-            steps,
-            tokens,
-            cost_usd,
+            steps: o.steps,
+            input_tokens: o.input_tokens,
+            output_tokens: o.output_tokens,
+            cost_usd: o.cost_usd,
             duration_s: self.started.elapsed().as_secs_f64(),
             started_at: self.started_at.clone(),
             finished_at: now(),
+            sandboxed: o.sandboxed,
+            sandbox_mode: o.sandbox_mode.clone(),
             score: outcome.and_then(|o| o.score),
         }
     }

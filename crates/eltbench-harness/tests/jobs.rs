@@ -102,8 +102,14 @@ async fn the_job_directory_records_spec_logs_and_results() {
     assert!(file["host"]["cpus"].as_u64().unwrap() >= 1);
     let trial = job.join("trials/alpha__0");
     let result = support::result(&job, "alpha__0");
-    assert_eq!(result["status"], "finished");
-    assert_eq!(result["attempts"], 1);
+    assert_eq!(result["agent_status"], "finished");
+    assert_eq!(result["harness_attempts"], 1);
+    assert_eq!(result["sandboxed"], true);
+    assert_eq!(result["input_tokens"], 900);
+    // results.jsonl holds the same record, one format for the harness and reports.
+    let lines = eltbench_report::read_records(&job.join("results.jsonl")).unwrap();
+    assert_eq!(lines.len(), 1);
+    assert_eq!(serde_json::to_value(&lines[0]).unwrap(), result);
     // result.json keeps the full score, diagnostics included.
     assert_eq!(result["score"]["warehouse"]["state"], "read");
     assert_eq!(result["score"]["models"]["m0"]["status"], "matched");

@@ -31,7 +31,7 @@ async fn a_hanging_trial_is_cancelled_and_recorded_as_timeout_after_the_grace() 
         "{took:?}"
     );
     let r = result(&job, "alpha__0");
-    assert_eq!(r["status"], "timeout");
+    assert_eq!(r["agent_status"], "timeout");
     assert_eq!(r["agent"], serde_json::json!({"status": "timeout"}));
     assert_eq!(r["score"], serde_json::Value::Null);
     assert_eq!(summary.statuses["timeout"], 1);
@@ -71,7 +71,7 @@ async fn a_cooperative_runner_past_its_deadline_keeps_its_score_as_a_timeout() {
         "waited for the whole grace period"
     );
     let r = result(&job, "alpha__0");
-    assert_eq!(r["status"], "timeout");
+    assert_eq!(r["agent_status"], "timeout");
     assert_eq!(r["score"]["srdel"]["passed"], true);
     assert_eq!(summary.score.srdel.passed, 1);
 }
@@ -131,16 +131,16 @@ async fn harness_failures_are_retried_once_and_kept_apart_from_agent_results() {
     );
 
     let alpha = result(&job, "alpha__0");
-    assert_eq!(alpha["status"], "finished");
-    assert_eq!(alpha["attempts"], 2);
+    assert_eq!(alpha["agent_status"], "finished");
+    assert_eq!(alpha["harness_attempts"], 2);
     assert_eq!(
         alpha["harness_errors"],
         serde_json::json!(["environment failed to start: postgres for alpha did not start"])
     );
     let bravo = result(&job, "bravo__0");
-    assert_eq!(bravo["status"], "harness_failure");
+    assert_eq!(bravo["agent_status"], "harness_failure");
     assert_eq!(bravo["agent"], serde_json::Value::Null);
-    assert_eq!(bravo["attempts"], 2);
+    assert_eq!(bravo["harness_attempts"], 2);
     assert_eq!(bravo["harness_errors"].as_array().unwrap().len(), 2);
 
     assert_eq!(summary.harness_failures, ["bravo__0"]);
@@ -172,7 +172,7 @@ async fn a_panicking_runner_is_a_harness_failure_not_a_crash_of_the_job() {
         .await
         .unwrap();
     let r = result(&job, "alpha__0");
-    assert_eq!(r["status"], "harness_failure");
+    assert_eq!(r["agent_status"], "harness_failure");
     assert_eq!(
         r["harness_errors"][1],
         "trial runner panicked: sync engine bug"

@@ -15,7 +15,7 @@ use eltbench_score::{Compat, Rate, TaskScore, summarize};
 use serde::Serialize;
 
 use crate::job::JobInfo;
-use crate::record::TrialRecord;
+use crate::record::{AgentStatus, TrialRecord};
 use crate::stats::Stats;
 use crate::suite::SuiteInfo;
 use crate::taxonomy::{KindTables, Stage2Errors, stage1_by_kind};
@@ -59,7 +59,7 @@ pub struct JobReport {
     pub agent_status: BTreeMap<String, usize>,
     /// Trials the harness failed (left out of the rates).
     pub harness_failures: Vec<HarnessFailure>,
-    /// Every trial, by task then attempt then id.
+    /// Every trial, by task then index then id.
     pub rows: Vec<TrialRow>,
 }
 
@@ -74,8 +74,10 @@ pub struct TrialCounts {
     pub harness_failed: usize,
     /// Without a score and without a harness failure.
     pub unscored: usize,
-    /// Run in a sandbox.
+    /// Run in a real sandbox.
     pub sandboxed: usize,
+    /// Run outside a sandbox (sandbox fallback or none asked for).
+    pub unsandboxed: usize,
     /// Tasks.
     pub tasks: usize,
 }
@@ -111,8 +113,10 @@ pub struct HarnessFailure {
     pub trial_id: String,
     /// Its task.
     pub db: String,
-    /// Its attempt.
-    pub attempt: u32,
+    /// Its index in `0..k`.
+    pub index: u32,
+    /// Harness attempts made.
+    pub attempts: u32,
     /// What failed.
     pub message: String,
 }
@@ -124,9 +128,9 @@ pub struct TrialRow {
     pub trial_id: String,
     /// Its task.
     pub db: String,
-    /// Its attempt.
-    pub attempt: u32,
-    /// How the agent ended.
+    /// Its index in `0..k`.
+    pub index: u32,
+    /// How the agent ended (with detail: exit code, message).
     pub agent_status: String,
     /// Stage 1 passed (`None`: not counted).
     pub srdel: Option<bool>,
@@ -138,20 +142,23 @@ pub struct TrialRow {
     pub cost_usd: f64,
     /// Duration in seconds.
     pub duration_s: f64,
-    /// Run in a sandbox.
-    pub sandboxed: bool,
+    /// Run in a real sandbox (`None`: not reported).
+    pub sandboxed: Option<bool>,
+    /// `bubblewrap` or `none: <reason>` (`None`: not reported).
+    pub sandbox_mode: Option<String>,
+    /// Its page relative to the job directory (set by [`JobReport::link_pages`]).
+    pub page: Option<String>,
 }
 
 impl JobReport {
     /// Aggregates `records` (any order); `suite` maps tables to source kinds.
     pub fn from_records(records: &[TrialRecord], suite: &SuiteInfo) -> Self {
         let mut sorted: Vec<&TrialRecord> = records.iter().collect();
-        sorted
-            .sort_by(|a, b| (&a.db, a.attempt, &a.trial_id).cmp(&(&b.db, b.attempt, &b.trial_id)));
+        sorted.sort_by(|a, b| (&a.db, a.index, &a.trial_id).cmp(&(&b.db, b.index, &b.trial_id)));
         let counted: Vec<(&TrialRecord, TaskScore)> = sorted
             .iter()
             .filter(|r| r.counted())
-            .filter_map(|r| r.score.as_ref().map(|s| (*r, s.to_task_score())))
+            .filter_map(|r| r.score.as_ref().map(|s| (*r, s.clone())))
             .collect();
         let scores: Vec<TaskScore> = counted.iter().map(|(_, s)| s.clone()).collect();
         let summary = summarize(&scores, Compat::Fixed);
@@ -179,6 +186,19 @@ impl JobReport {
         }
     }
 
+    /// Links each trial whose directory `trials/<trial_id>` exists under
+    /// `job_dir` to its page `trials/<trial_id>/trajectory.html`.
+    #[must_use]
+    pub fn link_pages(mut self, job_dir: &std::path::Path) -> Self {
+        for row in &mut self.rows {
+            let dir = job_dir.join(crate::write::TRIALS_DIR).join(&row.trial_id);
+            if dir.is_dir() && !row.trial_id.contains(['/', '\\']) && row.trial_id != ".." {
+                row.page = Some(crate::write::trial_page(&row.trial_id));
+            }
+        }
+        self
+    }
+
     /// Sets the title and header from `job.json` (title: its `name`,
     /// `job_id` or `id`, else `fallback`).
     #[must_use]
@@ -201,9 +221,10 @@ fn trial_counts(records: &[&TrialRecord]) -> TrialCounts {
     TrialCounts {
         total: records.len(),
         counted: count(TrialRecord::counted),
-        harness_failed: count(|r| r.harness_failure.is_some()),
-        unscored: count(|r| r.harness_failure.is_none() && r.score.is_none()),
-        sandboxed: count(|r| r.sandboxed),
+        harness_failed: count(TrialRecord::is_harness_failure),
+        unscored: count(|r| !r.is_harness_failure() && r.score.is_none()),
+        sandboxed: count(|r| r.sandboxed == Some(true)),
+        unsandboxed: count(|r| r.sandboxed == Some(false)),
         tasks: dbs.len(),
     }
 }
@@ -263,11 +284,12 @@ fn agent_status(records: &[&TrialRecord]) -> BTreeMap<String, usize> {
 
 fn harness_failures(records: &[&TrialRecord]) -> Vec<HarnessFailure> {
     let failed = records.iter().filter_map(|r| {
-        let message = r.harness_failure.clone()?;
+        let message = r.harness_failure()?.to_owned();
         Some(HarnessFailure {
             trial_id: r.trial_id.clone(),
             db: r.db.clone(),
-            attempt: r.attempt,
+            index: r.index,
+            attempts: r.harness_attempts,
             message,
         })
     });
@@ -275,24 +297,25 @@ fn harness_failures(records: &[&TrialRecord]) -> Vec<HarnessFailure> {
 }
 
 fn trial_row(record: &TrialRecord) -> TrialRow {
-    let score = record
-        .score
-        .as_ref()
-        .filter(|_| record.counted())
-        .map(|s| s.to_task_score());
+    let score = record.score.as_ref().filter(|_| record.counted());
     let srdt = score
         .as_ref()
-        .map(|s| summarize(std::slice::from_ref(s), Compat::Fixed).srdt);
+        .map(|s| summarize(std::slice::from_ref(*s), Compat::Fixed).srdt);
     TrialRow {
         trial_id: record.trial_id.clone(),
         db: record.db.clone(),
-        attempt: record.attempt,
-        agent_status: record.agent_status.clone(),
+        index: record.index,
+        agent_status: record
+            .agent
+            .as_ref()
+            .map_or_else(|| record.agent_status.clone(), AgentStatus::label),
         srdel: score.as_ref().map(|s| s.srdel.passed),
         srdt,
         steps: record.steps,
         cost_usd: record.cost_usd,
         duration_s: record.duration_s,
         sandboxed: record.sandboxed,
+        sandbox_mode: record.sandbox_mode.clone(),
+        page: None,
     }
 }

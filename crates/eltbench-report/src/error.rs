@@ -50,4 +50,14 @@ pub enum ReportError {
         /// Why.
         source: eltbench_task::SuiteError,
     },
+    /// A trajectory file is not JSON.
+    #[error("{}{}: not a trajectory: {source}", path.display(), line.map(|l| format!(":{l}")).unwrap_or_default())]
+    Trajectory {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line number (JSON Lines files).
+        line: Option<usize>,
+        /// The JSON error.
+        source: serde_json::Error,
+    },
 }

@@ -38,9 +38,23 @@ pub fn seconds(value: Option<f64>) -> String {
     value.map_or_else(|| "-".to_owned(), |v| format!("{v:.1} s"))
 }
 
-/// `yes` / `no`.
-pub fn yes_no(value: bool) -> &'static str {
-    if value { "yes" } else { "no" }
+/// `yes` / `no`, `-` when unknown.
+pub fn yes_no(value: Option<bool>) -> &'static str {
+    match value {
+        Some(true) => "yes",
+        Some(false) => "no",
+        None => "-",
+    }
+}
+
+/// `yes_no(sandboxed)` with the sandbox mode when known: `yes (bubblewrap)`,
+/// `no (none: bwrap is not installed...)`.
+pub fn sandbox_cell(sandboxed: Option<bool>, mode: Option<&str>) -> String {
+    let answer = yes_no(sandboxed);
+    match mode {
+        Some(mode) => format!("{answer} ({})", crate::record::shorten(mode, 60)),
+        None => answer.to_owned(),
+    }
 }
 
 /// `pass` / `fail`, `-` when not counted.
@@ -67,6 +81,19 @@ mod tests {
             ("12".into(), "12.2".into())
         );
         assert_eq!(seconds(None), "-");
-        assert_eq!((yes_no(true), pass_fail(None)), ("yes", "-"));
+        assert_eq!((yes_no(Some(true)), pass_fail(None)), ("yes", "-"));
+    }
+
+    #[test]
+    fn the_sandbox_cell_names_the_mode() {
+        assert_eq!(
+            sandbox_cell(Some(true), Some("bubblewrap")),
+            "yes (bubblewrap)"
+        );
+        assert_eq!(
+            sandbox_cell(Some(false), Some("none: no bwrap")),
+            "no (none: no bwrap)"
+        );
+        assert_eq!(sandbox_cell(None, None), "-");
     }
 }

@@ -6,7 +6,7 @@
 //! output. This module never escapes and never formats for one output.
 
 use crate::aggregate::JobReport;
-use crate::format::{dollars, number, pass_fail, percent, rate, seconds, yes_no};
+use crate::format::{dollars, number, pass_fail, percent, rate, sandbox_cell, seconds};
 
 /// How a column is aligned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,6 +30,8 @@ pub struct Table {
     pub rows: Vec<Vec<String>>,
     /// A sentence on how to read it (empty: none).
     pub note: &'static str,
+    /// Per row, a link for its first cell (HTML only; may be shorter than `rows`).
+    pub links: Vec<Option<String>>,
 }
 
 impl Table {
@@ -40,6 +42,7 @@ impl Table {
             columns: columns.to_vec(),
             rows: Vec::new(),
             note: "",
+            links: Vec::new(),
         }
     }
 
@@ -90,6 +93,10 @@ fn summary(report: &JobReport) -> Table {
     t.row([
         "sandboxed trials".into(),
         format!("{}/{}", c.sandboxed, c.total),
+    ]);
+    t.row([
+        "unsandboxed trials".into(),
+        format!("{}/{}", c.unsandboxed, c.total),
     ]);
     t.row(["tasks".into(), c.tasks.to_string()]);
     t.row(["SRDEL".into(), rate(&report.srdel)]);
@@ -247,14 +254,21 @@ fn agent_status(report: &JobReport) -> Table {
 }
 
 fn harness_failures(report: &JobReport) -> Table {
-    let cols = [("trial", L), ("task", L), ("attempt", R), ("failure", L)];
+    let cols = [
+        ("trial", L),
+        ("task", L),
+        ("index", R),
+        ("attempts", R),
+        ("failure", L),
+    ];
     let mut t = Table::new("harness-failures", "Harness failures", &cols);
     t.note = "Not the agent's fault: left out of every rate.";
     for f in &report.harness_failures {
         t.row([
             f.trial_id.clone(),
             f.db.clone(),
-            f.attempt.to_string(),
+            f.index.to_string(),
+            f.attempts.to_string(),
             f.message.clone(),
         ]);
     }
@@ -265,7 +279,7 @@ fn trials(report: &JobReport) -> Table {
     let cols = [
         ("trial", L),
         ("task", L),
-        ("attempt", R),
+        ("index", R),
         ("agent", L),
         ("SRDEL", L),
         ("SRDT", R),
@@ -279,15 +293,16 @@ fn trials(report: &JobReport) -> Table {
         t.row([
             r.trial_id.clone(),
             r.db.clone(),
-            r.attempt.to_string(),
+            r.index.to_string(),
             r.agent_status.clone(),
             pass_fail(r.srdel).to_owned(),
             r.srdt.as_ref().map_or_else(|| "-".to_owned(), rate),
             r.steps.to_string(),
             dollars(Some(r.cost_usd)),
             seconds(Some(r.duration_s)),
-            yes_no(r.sandboxed).to_owned(),
+            sandbox_cell(r.sandboxed, r.sandbox_mode.as_deref()),
         ]);
+        t.links.push(r.page.clone());
     }
     t
 }

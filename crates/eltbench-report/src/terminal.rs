@@ -103,6 +103,7 @@ mod tests {
                 vec!["long".into(), "100".into()],
             ],
             note: "",
+            links: Vec::new(),
         };
         let text = render_table(&table);
         assert_eq!(text, "T\nname    n\n----  ---\na b     1\nlong  100\n");

@@ -25,16 +25,18 @@ fn rates_count_scored_trials_without_harness_failures() {
             c.harness_failed,
             c.unscored,
             c.sandboxed,
+            c.unsandboxed,
             c.tasks
         ),
-        (10, 8, 1, 1, 9, 4)
+        (10, 8, 1, 1, 8, 1, 4)
     );
     assert_eq!(r.srdel, Rate::new(6, 8));
     assert_eq!(r.srdt, Rate::new(2, 14));
     assert_eq!(r.srdt_run_date_dependent, Rate::new(1, 3));
     assert_eq!(r.srdt_ungated, Rate::new(2, 14));
     assert_eq!(r.harness_failures.len(), 1);
-    assert_eq!(r.harness_failures[0].trial_id, "books-3");
+    assert_eq!(r.harness_failures[0].trial_id, "books__2");
+    assert_eq!(r.harness_failures[0].attempts, 2);
 }
 
 #[test]
@@ -112,15 +114,18 @@ fn per_task_rows_costs_and_statuses() {
         statuses,
         [
             ("cancelled", 1),
-            ("error", 1),
             ("finished", 6),
+            ("harness_failure", 1),
             ("llm_error", 1),
             ("step_limit", 1)
         ]
     );
     let ids: Vec<&str> = r.rows.iter().map(|t| t.trial_id.as_str()).collect();
-    assert_eq!(ids[..4], ["airline-1", "airline-2", "airline-3", "books-1"]);
-    assert_eq!(r.rows[9].trial_id, "disney-1");
+    assert_eq!(
+        ids[..4],
+        ["airline__0", "airline__1", "airline__2", "books__0"]
+    );
+    assert_eq!(r.rows[9].trial_id, "disney__0");
     assert_eq!(r.rows[9].srdel, None);
 }
 

@@ -16,7 +16,8 @@ fn report_with_hostile_names() -> JobReport {
         None,
     );
     evil.trial_id = "<script>alert('x')</script>".into();
-    evil.harness_failure = Some("boom & <b>bold</b>".into());
+    evil.agent = None;
+    evil.harness_errors = vec!["boom & <b>bold</b>".into()];
     records.push(evil);
     let score = common::task_score(
         "<script>",

@@ -1,6 +1,6 @@
 //! Renders the sample report in headless Chromium and checks the
-//! screenshot is a real page. Runs when `/usr/bin/chromium` exists
-//! (`scripts/setup` installs it); otherwise it says so on stderr.
+//! screenshot is a real page. Needs `/usr/bin/chromium` (`scripts/setup`
+//! installs it) and fails saying so when it is missing.
 //! The PNG and the page are kept in `target/report-screenshot.png` and
 //! `target/report-sample.html` for a human look.
 
@@ -16,10 +16,10 @@ const CHROMIUM: &str = "/usr/bin/chromium";
 
 #[test]
 fn headless_screenshot_is_a_full_page() {
-    if !Path::new(CHROMIUM).exists() {
-        eprintln!("skipped: {CHROMIUM} is missing (run scripts/setup)");
-        return;
-    }
+    assert!(
+        Path::new(CHROMIUM).exists(),
+        "{CHROMIUM} is missing: run scripts/setup (it installs the Debian package chromium)"
+    );
     let dir = tempfile::tempdir().unwrap();
     let html = dir.path().join("report.html");
     let report = JobReport::from_records(&common::sample_records(), &common::suite_info());

@@ -7,10 +7,10 @@
 use std::collections::BTreeMap;
 
 use eltbench_warehouse::{DEFAULT_SCHEMA, TableKind, Warehouse, WarehouseError};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One expected source table's state.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "status", rename_all = "snake_case")]
 pub enum TableStatus {
     /// Present with the expected row count.
@@ -32,11 +32,12 @@ pub enum TableStatus {
 }
 
 /// The stage-1 verdict of one task.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stage1Score {
     /// Every expected table is [`TableStatus::Ok`] (false when none is expected).
     pub passed: bool,
-    /// Per expected table, by name.
+    /// Per expected table, by name (absent in a record: empty).
+    #[serde(default)]
     pub tables: BTreeMap<String, TableStatus>,
 }
 

@@ -7,7 +7,7 @@
 
 use eltbench_task::{EvalKey, GroundTruth};
 use eltbench_warehouse::{DEFAULT_SCHEMA, Frame, TableInfo, Warehouse, WarehouseError};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::compare::FrameComparison;
 use crate::compare::frame::compare_fixed;
@@ -15,7 +15,7 @@ use crate::compat::{Compat, compare_original};
 use crate::taxonomy::{ModelError, locate};
 
 /// What scoring one model against the warehouse found.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ModelOutcome {
     /// The relation read (`schema.table`), when found.
     pub relation: Option<String>,

@@ -26,7 +26,7 @@ pub fn summarize(tasks: &[TaskScore], rule: Compat) -> Summary {
     let passed = tasks.iter().filter(|t| t.srdel.passed).count();
     let mut summary = Summary {
         rule,
-        rule_description: rule.describe(),
+        rule_description: rule.describe().to_string(),
         srdel: Rate::new(passed, tasks.len()),
         srdt: Rate::new(0, 0),
         srdt_run_date_dependent: Rate::new(0, 0),
@@ -34,7 +34,7 @@ pub fn summarize(tasks: &[TaskScore], rule: Compat) -> Summary {
         models_without_ground_truth: Vec::new(),
         models_unkeyed: Vec::new(),
         tasks_unavailable: Vec::new(),
-        note: NOTE,
+        note: NOTE.to_string(),
     };
     let mut counts = Counts::default();
     for task in tasks {

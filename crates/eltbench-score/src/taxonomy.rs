@@ -7,12 +7,12 @@
 //! never reads a warehouse: it classifies what others found.
 
 use eltbench_warehouse::TableInfo;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::compare::FrameComparison;
 
 /// The category of a model's failure.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ModelError {
     /// No relation with the model's name in any schema.

@@ -8,13 +8,13 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::passk::{pass_at_k, pass_hat_k};
 use crate::report::{ModelStatus, Rate, TaskScore};
 
 /// Trials and successes of one task or model.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tally {
     /// Trials `n`.
     pub trials: u64,
@@ -31,7 +31,7 @@ impl Tally {
 
 /// pass@k and pass^k for one `k`, each the mean over the units (tasks or
 /// models) with at least `k` trials.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PassAtK {
     /// `k`.
     pub k: u64,
@@ -46,7 +46,7 @@ pub struct PassAtK {
 }
 
 /// The aggregate over every trial of a job.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct JobScore {
     /// SRDEL over all trials (task-trials passed / task-trials).
     pub srdel: Rate,

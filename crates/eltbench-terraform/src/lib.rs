@@ -20,6 +20,7 @@ pub mod hcl;
 pub mod lockfile;
 pub mod payload;
 pub mod plan;
+pub mod provider;
 pub mod render;
 pub mod schema;
 pub mod state;

@@ -27,12 +27,28 @@ pub struct GlobalArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// The main job on the built-in defaults: validate the suite, run the
-    /// stage-1 oracle (sources, Terraform, Airbyte syncs) on every task with
-    /// data, add the ground-truth models, and score SRDEL and SRDT.
-    Demo(DemoArgs),
-    /// List, show and validate the tasks of a suite.
+    /// The main job on the built-in defaults: set up what is missing, run
+    /// the oracle agent on every task of the built-in suite (sources,
+    /// Terraform, Airbyte syncs, dbt gold models), score SRDEL and SRDT and
+    /// write the report.
+    Demo(crate::commands::demo::DemoArgs),
+    /// Run an agent on a suite's tasks, k trials each, and score them
+    /// (`--resume JOB` finishes an interrupted job).
+    Run(crate::commands::run::RunArgs),
+    /// Regenerate a job's terminal summary, report.md, report.html and trial pages.
+    Report(crate::commands::report::ReportArgs),
+    /// Serve a job's report and trajectories on 127.0.0.1 (Ctrl-C stops).
+    View(crate::commands::view::ViewArgs),
+    /// Install the dbt toolchain trials use (once) and report its versions.
+    Setup(crate::commands::setup::SetupArgs),
+    /// List, show, validate and verify the tasks of a suite; scaffold new ones.
     Tasks(TasksArgs),
+    /// Import another benchmark's layout as a suite, or derive a perturbed variant.
+    Suite(crate::commands::suite::SuiteArgs),
+    /// The compatibility self-check on a suite without gold SQL (the
+    /// ELT-Bench test bed): the stage-1 oracle on every task with data, the
+    /// ground truth loaded as the model tables, both stages scored.
+    Selfcheck(crate::commands::selfcheck::SelfcheckArgs),
     /// Score task warehouses against a suite: SRDEL and SRDT.
     Score(ScoreArgs),
     /// Work with task warehouses directly.
@@ -41,6 +57,8 @@ pub enum Command {
     Env(EnvArgs),
     /// Generate deterministic synthetic source data for tasks (a suite in --out).
     Synth(SynthArgs),
+    /// Airbyte API helpers: `wait` for the sync jobs of a Terraform state.
+    Airbyte(crate::commands::airbyte::AirbyteArgs),
     /// Run Terraform (the Airbyte provider 0.6.5, emulated) in the current
     /// directory; the same as invoking this binary under the name `terraform`.
     #[command(disable_help_flag = true)]
@@ -49,22 +67,6 @@ pub enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
-}
-
-#[derive(Debug, Args)]
-pub struct DemoArgs {
-    #[command(flatten)]
-    pub suite: SuiteArg,
-    /// Where to write the run directories, warehouses and `score.json`.
-    #[arg(long, default_value = "eltbench-demo")]
-    pub out: PathBuf,
-    /// Skip the live pipeline: load `data/` straight into the warehouses
-    /// (seconds instead of a minute or two, no services started).
-    #[arg(long)]
-    pub reference_only: bool,
-    /// Only these tasks (comma-separated); default: every task with data.
-    #[arg(long, value_delimiter = ',')]
-    pub tasks: Vec<String>,
 }
 
 /// Where the suite lives.
@@ -100,6 +102,10 @@ pub enum TasksAction {
         #[command(flatten)]
         suite: SuiteArg,
     },
+    /// Scaffold a new task from a directory of CSV files or a SQLite file.
+    New(crate::commands::task_new::TaskNewArgs),
+    /// Run a task's gold end to end, score it and run its testing queries.
+    Verify(crate::commands::task_verify::TaskVerifyArgs),
 }
 
 /// Which numeric rule the scorer applies.

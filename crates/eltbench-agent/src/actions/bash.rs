@@ -1,5 +1,5 @@
-//! The Bash action: `bash -lc` in the workspace, in its own process group, with a
-//! curated environment; stdout and stderr captured together, the exit code
+//! The Bash action: `bash -lc` in the workspace (as the context's [`Shell`]
+//! prepares it), in its own process group, with a curated environment; stdout and stderr captured together, the exit code
 //! reported, and the whole group killed on timeout or cancellation.
 //!
 //! Never inherits the parent's environment wholesale (it may hold API keys): only
@@ -10,13 +10,14 @@ use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
 use std::process::{ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::process::Command;
 use tokio::task::JoinHandle;
 
 use super::ActionBudget;
+use super::shell::{Shell, ShellProcess, ShellRequest, ShellWatch};
 
 /// Variables a command inherits from this process (when set); everything else it
 /// sees comes from the context's environment map.
@@ -44,14 +45,30 @@ pub fn command_env(
         .collect()
 }
 
-/// Runs `code` and renders output plus exit status as the observation.
+/// How often a [`ShellWatch`] is asked about limits.
+const WATCH_EVERY: Duration = Duration::from_millis(200);
+
+/// Runs `code` through `shell` and renders output plus exit status as the
+/// observation.
 pub(super) async fn run(
+    shell: &dyn Shell,
     workspace: &Path,
     env: &BTreeMap<String, String>,
     code: &str,
     budget: &ActionBudget,
 ) -> String {
-    let mut child = match command(workspace, env, code).spawn() {
+    let script = script(env, code);
+    let request = ShellRequest {
+        workspace,
+        env,
+        script: &script,
+        timeout: budget.timeout,
+    };
+    let ShellProcess { command, watch } = match shell.prepare(request) {
+        Ok(process) => process,
+        Err(err) => return format!("cannot start bash in {}: {err}", workspace.display()),
+    };
+    let mut child = match piped(command).spawn() {
         Ok(child) => child,
         Err(err) => return format!("cannot start bash in {}: {err}", workspace.display()),
     };
@@ -59,28 +76,41 @@ pub(super) async fn run(
     let stdout = Capture::start(child.stdout.take(), limit);
     let stderr = Capture::start(child.stderr.take(), limit);
     let pid = child.id();
+    let started = Instant::now();
     let ending = tokio::select! {
         status = child.wait() => Ending::Exited(status),
         () = tokio::time::sleep(budget.timeout) => Ending::TimedOut(budget.timeout),
         () = budget.cancel.cancelled() => Ending::Cancelled,
+        hit = watched(watch.as_deref(), started) => Ending::Limit(hit),
     };
     if !matches!(ending, Ending::Exited(_)) {
         kill_group(pid);
         let _ = child.wait().await;
+    }
+    if let Some(watch) = &watch {
+        watch.kill_all();
     }
     let mut output = stdout.finish().await;
     output.push_str(&stderr.finish().await);
     render(&output, &ending)
 }
 
-fn command(workspace: &Path, env: &BTreeMap<String, String>, code: &str) -> Command {
-    let mut cmd = Command::new("bash");
-    cmd.arg("-lc")
-        .arg(script(env, code))
-        .current_dir(workspace)
-        .env_clear()
-        .envs(env)
-        .stdin(Stdio::null())
+/// Resolves with the first limit `watch` reports; never without a watch.
+async fn watched(watch: Option<&dyn ShellWatch>, started: Instant) -> String {
+    let Some(watch) = watch else {
+        return std::future::pending().await;
+    };
+    loop {
+        tokio::time::sleep(WATCH_EVERY).await;
+        if let Some(hit) = watch.check(started.elapsed()) {
+            return hit;
+        }
+    }
+}
+
+/// The prepared command with its output captured, in its own process group.
+fn piped(mut cmd: Command) -> Command {
+    cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0)
@@ -124,6 +154,8 @@ enum Ending {
     Exited(std::io::Result<ExitStatus>),
     TimedOut(Duration),
     Cancelled,
+    /// A limit of the shell's watch, described.
+    Limit(String),
 }
 
 fn render(output: &str, ending: &Ending) -> String {
@@ -146,6 +178,9 @@ fn render(output: &str, ending: &Ending) -> String {
             after.as_secs_f64()
         ),
         Ending::Cancelled => "[cancelled: the run was stopped and the command killed]".to_owned(),
+        Ending::Limit(hit) => {
+            format!("[limit: {hit}; the command and every process it started were killed]")
+        }
     });
     text
 }
@@ -192,6 +227,7 @@ async fn read_into(mut pipe: impl AsyncRead + Unpin, buffer: Arc<Mutex<Vec<u8>>>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::actions::shell::DirectShell;
     use tokio_util::sync::CancellationToken;
 
     fn budget(timeout: Duration) -> ActionBudget {
@@ -224,6 +260,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let env = command_env(&BTreeMap::new(), |_| false);
         let out = run(
+            &DirectShell,
             dir.path(),
             &env,
             "echo out; echo err >&2; exit 3",
@@ -237,7 +274,65 @@ mod tests {
     async fn silent_success_says_so() {
         let dir = tempfile::tempdir().unwrap();
         let env = command_env(&BTreeMap::new(), |_| false);
-        let out = run(dir.path(), &env, "true", &budget(Duration::from_secs(10))).await;
+        let out = run(
+            &DirectShell,
+            dir.path(),
+            &env,
+            "true",
+            &budget(Duration::from_secs(10)),
+        )
+        .await;
         assert_eq!(out, "(no output)\n[exit code: 0]");
+    }
+
+    /// Runs like [`DirectShell`]; its watch reports a limit after `after`.
+    #[derive(Debug)]
+    struct LimitedShell {
+        after: Duration,
+        killed: Arc<std::sync::atomic::AtomicBool>,
+    }
+
+    struct Watch(Duration, Arc<std::sync::atomic::AtomicBool>);
+
+    impl ShellWatch for Watch {
+        fn check(&self, elapsed: Duration) -> Option<String> {
+            (elapsed >= self.0).then(|| "memory over 1 MiB".to_owned())
+        }
+        fn kill_all(&self) {
+            self.1.store(true, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+
+    impl Shell for LimitedShell {
+        fn prepare(&self, request: ShellRequest<'_>) -> Result<ShellProcess, String> {
+            let mut process = DirectShell.prepare(request)?;
+            process.watch = Some(Box::new(Watch(self.after, Arc::clone(&self.killed))));
+            Ok(process)
+        }
+    }
+
+    #[tokio::test]
+    async fn a_limit_of_the_shells_watch_ends_the_command() {
+        let dir = tempfile::tempdir().unwrap();
+        let env = command_env(&BTreeMap::new(), |_| false);
+        let shell = LimitedShell {
+            after: Duration::from_millis(1500),
+            killed: Arc::default(),
+        };
+        let started = Instant::now();
+        let out = run(
+            &shell,
+            dir.path(),
+            &env,
+            "echo started; sleep 30",
+            &budget(Duration::from_secs(20)),
+        )
+        .await;
+        assert!(started.elapsed() < Duration::from_secs(10), "{out}");
+        assert!(
+            out.starts_with("started\n[limit: memory over 1 MiB;"),
+            "{out}"
+        );
+        assert!(shell.killed.load(std::sync::atomic::Ordering::SeqCst));
     }
 }

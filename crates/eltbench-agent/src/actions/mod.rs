@@ -7,17 +7,20 @@
 
 mod bash;
 mod files;
+mod shell;
 mod sql;
 mod table;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use tokio_util::sync::CancellationToken;
 
 pub use bash::command_env;
+pub use shell::{DirectShell, Shell, ShellProcess, ShellRequest, ShellWatch};
 
 /// One action the model asked for.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -50,6 +53,7 @@ pub struct Actions {
     workspace: PathBuf,
     env: BTreeMap<String, String>,
     warehouse: Option<PathBuf>,
+    shell: Arc<dyn Shell>,
 }
 
 /// Per-action budget: how long it may run and what stops it early.
@@ -65,6 +69,7 @@ pub struct ActionBudget {
 impl Actions {
     /// `env` is the complete set of variables a Bash command sees (see
     /// [`command_env`]); `warehouse` is the DuckDB file for the SQL actions.
+    /// Bash commands run through [`DirectShell`] unless [`Actions::with_shell`].
     pub fn new(
         workspace: impl Into<PathBuf>,
         env: BTreeMap<String, String>,
@@ -74,7 +79,14 @@ impl Actions {
             workspace: workspace.into(),
             env,
             warehouse,
+            shell: Arc::new(DirectShell),
         }
+    }
+
+    /// Bash commands run through `shell`.
+    pub fn with_shell(mut self, shell: Arc<dyn Shell>) -> Self {
+        self.shell = shell;
+        self
     }
 
     pub fn has_warehouse(&self) -> bool {
@@ -84,7 +96,9 @@ impl Actions {
     /// Carries out `action` and returns what the model should see.
     pub async fn execute(&self, action: &Action, budget: &ActionBudget) -> String {
         match action {
-            Action::Bash { code } => bash::run(&self.workspace, &self.env, code, budget).await,
+            Action::Bash { code } => {
+                bash::run(&*self.shell, &self.workspace, &self.env, code, budget).await
+            }
             Action::CreateFile { filepath, content } => {
                 files::create(&self.workspace, filepath, content).await
             }

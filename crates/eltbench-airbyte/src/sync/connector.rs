@@ -157,6 +157,38 @@ impl BatchSink {
     }
 }
 
+/// A `SELECT` yielding a stream's staging rows (its columns, then `_ab_changes`)
+/// that DuckDB runs itself, and the bytes it reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NativeLoad {
+    pub select: String,
+    pub bytes: u64,
+    /// A downloaded copy the `SELECT` reads, deleted once the load is dropped.
+    pub download: Option<Arc<TempFile>>,
+}
+
+/// A file this process wrote under the temp directory; removed on drop.
+#[derive(Debug, PartialEq, Eq)]
+pub struct TempFile {
+    pub path: std::path::PathBuf,
+}
+
+impl TempFile {
+    /// Writes `bytes` to a new file named `eltbench-<uuid><suffix>` under the temp dir.
+    pub fn write(bytes: &[u8], suffix: &str) -> std::io::Result<Self> {
+        let name = format!("eltbench-{}{suffix}", uuid::Uuid::new_v4());
+        let path = std::env::temp_dir().join(name);
+        std::fs::write(&path, bytes)?;
+        Ok(Self { path })
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
 /// One source type (postgres, mongodb-v2, s3, file, the custom REST API...).
 #[async_trait]
 pub trait SourceConnector: Send + Sync {
@@ -173,6 +205,16 @@ pub trait SourceConnector: Send + Sync {
 
     /// The streams the source offers, sorted by name.
     async fn discover(&self, config: &Value) -> Result<Vec<DiscoveredStream>, ConnectorError>;
+
+    /// A load DuckDB can run itself in place of [`Self::read`] (a local CSV file
+    /// whose columns are all strings); `None`: use `read`. When the load fails,
+    /// `read` runs instead.
+    async fn native_load(
+        &self,
+        _request: &ReadRequest<'_>,
+    ) -> Result<Option<NativeLoad>, ConnectorError> {
+        Ok(None)
+    }
 
     /// Reads one stream into `sink`.
     async fn read(&self, request: ReadRequest<'_>, sink: &BatchSink) -> Result<(), ConnectorError>;

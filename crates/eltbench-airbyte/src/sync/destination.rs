@@ -283,6 +283,14 @@ impl Staging {
         appender.flush().map_err(|e| dest_err(stage, &e))
     }
 
+    /// Fills `stage` from a native load's `SELECT` (one statement: all rows or none).
+    pub fn insert_select(&self, stage: &str, select: &str) -> Result<(), ConnectorError> {
+        let sql = format!("INSERT INTO memory.main.{} {select}", quote_ident(stage));
+        self.conn
+            .execute_batch(&sql)
+            .map_err(|e| dest_err(stage, &e))
+    }
+
     /// Runs a one-value query on the staging database (text result).
     pub fn query_text(&self, sql: &str) -> Result<Option<String>, ConnectorError> {
         self.conn

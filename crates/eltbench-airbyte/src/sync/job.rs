@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use tokio::sync::mpsc;
 
-use super::connector::{BatchSink, DiscoveredStream, ReadRequest, SourceConnector};
+use super::connector::{BatchSink, DiscoveredStream, NativeLoad, ReadRequest, SourceConnector};
 use super::destination::Staging;
 use super::engine::SyncEngine;
 use super::error::ConnectorError;
@@ -51,11 +51,12 @@ pub async fn sync(
         let stream = find_stream(&discovered, configured)?;
         let mut plan = plan(job, &destination.schema, stream, configured, &state)?;
         plan.stage = staging.create(&plan.schema)?;
-        let (staged, read_bytes) =
+        let (staged, read_bytes, native) =
             read_stream(connector.as_ref(), job, stream, &plan, staging).await?;
         staging = staged;
+        let how = if native { " (loaded by DuckDB)" } else { "" };
         log.source(&format!(
-            "Read {} bytes from stream `{}` into staging",
+            "Read {} bytes from stream `{}` into staging{how}",
             read_bytes, configured.name
         ));
         bytes.insert(configured.name.clone(), read_bytes);
@@ -168,21 +169,15 @@ fn plan(
     })
 }
 
-/// Reads one stream into its staging table; returns the staging area and the bytes read.
+/// Reads one stream into its staging table; returns the staging area, the bytes
+/// read and whether DuckDB loaded it natively.
 async fn read_stream(
     connector: &dyn SourceConnector,
     job: &JobContext,
     stream: &DiscoveredStream,
     plan: &StreamPlan,
     staging: Staging,
-) -> Result<(Staging, u64), ConnectorError> {
-    let (sender, receiver) = mpsc::channel(8);
-    let sink = BatchSink::new(sender, job.cancel.clone());
-    let stage = plan.stage.clone();
-    let consumer = tokio::task::spawn_blocking(move || {
-        let outcome = staging.consume(&stage, receiver);
-        (staging, outcome)
-    });
+) -> Result<(Staging, u64, bool), ConnectorError> {
     let cursor_field = job
         .streams
         .iter()
@@ -200,6 +195,20 @@ async fn read_stream(
         cursor,
         cancel: job.cancel.clone(),
     };
+    let staging = match connector.native_load(&request).await? {
+        Some(native) => match load_natively(staging, &plan.stage, native).await? {
+            (staging, Some(bytes)) => return Ok((staging, bytes, true)),
+            (staging, None) => staging,
+        },
+        None => staging,
+    };
+    let (sender, receiver) = mpsc::channel(8);
+    let sink = BatchSink::new(sender, job.cancel.clone());
+    let stage = plan.stage.clone();
+    let consumer = tokio::task::spawn_blocking(move || {
+        let outcome = staging.consume(&stage, receiver);
+        (staging, outcome)
+    });
     let read = connector.read(request, &sink).await;
     let (_, read_bytes) = sink.counts();
     drop(sink);
@@ -208,7 +217,23 @@ async fn read_stream(
         .map_err(|e| ConnectorError::Destination(format!("The staging writer stopped: {e}")))?;
     consumed?;
     read?;
-    Ok((staging, read_bytes))
+    Ok((staging, read_bytes, false))
+}
+
+/// Runs a native load into `stage`; the bytes read, or `None` when DuckDB refused
+/// the data (nothing was staged: the connector's own reader runs instead).
+async fn load_natively(
+    staging: Staging,
+    stage: &str,
+    native: NativeLoad,
+) -> Result<(Staging, Option<u64>), ConnectorError> {
+    let stage = stage.to_owned();
+    tokio::task::spawn_blocking(move || {
+        let loaded = staging.insert_select(&stage, &native.select).is_ok();
+        (staging, loaded.then_some(native.bytes))
+    })
+    .await
+    .map_err(|e| ConnectorError::Destination(format!("The staging writer stopped: {e}")))
 }
 
 fn new_cursors(

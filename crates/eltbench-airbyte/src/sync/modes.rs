@@ -74,10 +74,13 @@ impl StreamPlan {
                 "CAST({} AS TIMESTAMP WITH TIME ZONE) AS _airbyte_extracted_at",
                 quote_literal(&self.extracted_at)
             ),
+            // Rows without changes (nearly all) share one constant, the very text
+            // `json_object` gives, instead of building a JSON value per row.
             format!(
-                "json_object('sync_id', {}, 'changes', COALESCE(CAST({} AS JSON), '[]'::JSON)) AS _airbyte_meta",
-                self.sync_id,
-                quote_ident(CHANGES_COLUMN)
+                "CASE WHEN {c} IS NULL THEN CAST('{{\"sync_id\":{id},\"changes\":[]}}' AS JSON) \
+                 ELSE json_object('sync_id', {id}, 'changes', CAST({c} AS JSON)) END AS _airbyte_meta",
+                id = self.sync_id,
+                c = quote_ident(CHANGES_COLUMN)
             ),
             format!(
                 "CAST({} AS BIGINT) AS _airbyte_generation_id",
@@ -223,6 +226,36 @@ mod tests {
                 .select()
                 .contains("CAST(\"tags\" AS JSON)")
         );
+    }
+
+    #[test]
+    fn meta_without_changes_is_the_text_json_object_gives() {
+        let sql = plan(SyncMode::FullRefreshAppend).select();
+        let conn = duckdb::Connection::open_in_memory().unwrap();
+        conn.execute_batch(
+            "CREATE TABLE stage_0 (id BIGINT, tags VARCHAR, _ab_changes VARCHAR); \
+             INSERT INTO stage_0 VALUES (1, '[]', NULL), (2, '{}', '[{\"field\":\"id\"}]')",
+        )
+        .unwrap();
+        let sql = sql.replace("memory.main.", "");
+        let metas: Vec<String> = conn
+            .prepare(&format!(
+                "SELECT CAST(_airbyte_meta AS VARCHAR) FROM ({sql}) ORDER BY id"
+            ))
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        let built: String = conn
+            .query_row(
+                "SELECT CAST(json_object('sync_id', 9, 'changes', '[]'::JSON) AS VARCHAR)",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(metas[0], built);
+        assert_eq!(metas[1], r#"{"sync_id":9,"changes":[{"field":"id"}]}"#);
     }
 
     #[test]

@@ -41,6 +41,21 @@ pub enum OracleError {
         status: String,
         seconds: u64,
     },
+    #[error("task {db}: no gold models: {dir} is not a directory")]
+    NoGoldModels { db: String, dir: PathBuf },
+    #[error("task {db}: gold model {file} failed ({kind} error): {message}")]
+    GoldModel {
+        db: String,
+        file: PathBuf,
+        kind: String,
+        message: String,
+    },
+    #[error("task {db}: dbt in {dir}: {message}")]
+    Dbt {
+        db: String,
+        dir: PathBuf,
+        message: String,
+    },
     #[error("task {db}: scoring {path}: {message}")]
     Score {
         db: String,

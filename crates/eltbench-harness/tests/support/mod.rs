@@ -12,8 +12,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use eltbench_harness::{
-    AgentStatus, HarnessError, JobSpec, Progress, ScoreDigest, TrialContext, TrialId, TrialOutcome,
-    TrialRecord, TrialRunner,
+    AgentStatus, HarnessError, JobSpec, Progress, TrialContext, TrialId, TrialOutcome, TrialRecord,
+    TrialRunner,
 };
 use eltbench_score::{ModelScore, ModelStatus, Stage1Score, TaskScore, WarehouseState};
 
@@ -72,8 +72,11 @@ pub fn canned_outcome(id: &TrialId) -> TrialOutcome {
     TrialOutcome {
         status: AgentStatus::Finished,
         steps: 10 + u64::from(id.index),
-        tokens: 1000,
+        input_tokens: 900,
+        output_tokens: 100,
         cost_usd: 0.25,
+        sandboxed: Some(id.index.is_multiple_of(2)),
+        sandbox_mode: None,
         score: Some(canned_score(id)),
     }
 }
@@ -168,8 +171,8 @@ pub fn result_lines(job: &Path) -> Vec<String> {
     let text = std::fs::read_to_string(job.join("results.jsonl")).unwrap();
     text.lines()
         .map(|line| {
-            let record: TrialRecord<ScoreDigest> = serde_json::from_str(line).unwrap();
-            record.trial
+            let record: TrialRecord = serde_json::from_str(line).unwrap();
+            record.trial_id
         })
         .collect()
 }

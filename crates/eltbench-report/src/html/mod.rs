@@ -8,6 +8,7 @@
 mod charts;
 mod histogram;
 mod svg;
+mod trajectory;
 
 use crate::aggregate::JobReport;
 use crate::format::{dollars, number, rate};
@@ -15,6 +16,7 @@ use crate::tables::{Align, Table, tables};
 use charts::{Bar, Series, bar_chart, line_chart};
 use histogram::histogram;
 use svg::escape;
+pub use trajectory::render_trajectory;
 
 const STYLE: &str = include_str!("style.css");
 
@@ -213,10 +215,17 @@ fn render_table(table: &Table) -> String {
         ));
     }
     out.push_str("</tr></thead>\n<tbody>\n");
-    for row in &table.rows {
+    for (i, row) in table.rows.iter().enumerate() {
         out.push_str("<tr>");
-        for (cell, (_, align)) in row.iter().zip(&table.columns) {
-            out.push_str(&format!("<td{}>{}</td>", class(*align), escape(cell)));
+        let link = table.links.get(i).and_then(Option::as_deref);
+        for (j, (cell, (_, align))) in row.iter().zip(&table.columns).enumerate() {
+            let text = match link {
+                Some(href) if j == 0 => {
+                    format!("<a href=\"{}\">{}</a>", escape(href), escape(cell))
+                }
+                _ => escape(cell),
+            };
+            out.push_str(&format!("<td{}>{text}</td>", class(*align)));
         }
         out.push_str("</tr>\n");
     }

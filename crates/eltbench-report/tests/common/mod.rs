@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use eltbench_report::{ScoreRecord, SuiteInfo, TrialRecord};
+use eltbench_report::{AgentStatus, SuiteInfo, TrialRecord};
 use eltbench_score::{
     ModelError, ModelScore, ModelStatus, Stage1Score, TableStatus, TaskScore, WarehouseState,
 };
@@ -57,6 +57,21 @@ pub fn task_score(db: &str, tables: &[(&str, TableStatus)], models: &[Model]) ->
     }
 }
 
+/// The agent status a status name stands for.
+pub fn agent(status: &str) -> AgentStatus {
+    match status {
+        "finished" => AgentStatus::Finished,
+        "timeout" => AgentStatus::Timeout,
+        "step_limit" => AgentStatus::StepLimit,
+        "cost_limit" => AgentStatus::CostLimit,
+        "crashed" => AgentStatus::Crashed { exit: Some(1) },
+        other => AgentStatus::Error {
+            message: other.to_string(),
+        },
+    }
+}
+
+/// A trial with index `attempt - 1`.
 pub fn record(
     db: &str,
     attempt: u32,
@@ -66,19 +81,35 @@ pub fn record(
     score: Option<TaskScore>,
 ) -> TrialRecord {
     TrialRecord {
-        trial_id: format!("{db}-{attempt}"),
+        trial_id: format!("{db}__{}", attempt - 1),
         db: db.into(),
-        attempt,
+        index: attempt - 1,
         agent_status: status.into(),
+        agent: Some(agent(status)),
+        harness_attempts: 1,
+        harness_errors: Vec::new(),
         steps,
         input_tokens: steps * 4_000,
         output_tokens: steps * 300,
         cost_usd: cost,
         duration_s: 30.0 + 7.5 * f64::from(u32::try_from(steps).unwrap()),
-        harness_failure: None,
-        sandboxed: true,
-        score: score.map(|s| ScoreRecord::from_task_score(&s).unwrap()),
+        started_at: "2026-01-01T00:00:00.000Z".into(),
+        finished_at: "2026-01-01T00:05:00.000Z".into(),
+        sandboxed: Some(true),
+        sandbox_mode: None,
+        score,
     }
+}
+
+/// A trial the harness failed twice.
+pub fn harness_failed(db: &str, attempt: u32, message: &str) -> TrialRecord {
+    let mut r = record(db, attempt, "finished", 0, 0.0, None);
+    r.agent_status = eltbench_report::HARNESS_FAILURE.into();
+    r.agent = None;
+    r.harness_attempts = 2;
+    r.harness_errors = vec!["first try".into(), message.into()];
+    r.sandboxed = None;
+    r
 }
 
 pub fn suite_info() -> SuiteInfo {
@@ -198,10 +229,13 @@ pub fn sample_records() -> Vec<TrialRecord> {
             ),
         ],
     );
-    let mut b3 = record("books", 3, "error", 0, 0.0, None);
-    b3.harness_failure = Some("postgres source: pg_ctl start failed: port 5433 | in use".into());
+    let b3 = harness_failed(
+        "books",
+        3,
+        "postgres source: pg_ctl start failed: port 5433 | in use",
+    );
     let mut c3 = record("cookbook", 3, "llm_error", 6, 0.08, Some(c3));
-    c3.sandboxed = false;
+    c3.sandboxed = Some(false);
     vec![
         record("cookbook", 2, "finished", 17, 0.37, Some(c2)),
         record("airline", 3, "step_limit", 30, 0.95, Some(a3)),

@@ -13,10 +13,10 @@ pub mod value;
 #[cfg(test)]
 mod tests;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// How the rows of both sides were put in correspondence.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "by", rename_all = "snake_case")]
 pub enum Alignment {
     /// Both sides sorted on the eval keys (numeric-aware), ties broken by the
@@ -37,7 +37,7 @@ pub enum Alignment {
 }
 
 /// One key column's value in a differing row.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KeyValue {
     /// Key column.
     pub column: String,
@@ -46,7 +46,7 @@ pub struct KeyValue {
 }
 
 /// The first row where a column differs.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RowDiff {
     /// 0-based row index after alignment.
     pub row: usize,
@@ -59,7 +59,7 @@ pub struct RowDiff {
 }
 
 /// A ground-truth column the model does not reproduce.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ColumnMismatch {
     /// The column, as the ground truth spells it.
     pub column: String,
@@ -71,7 +71,7 @@ pub struct ColumnMismatch {
 }
 
 /// The outcome of comparing one model with its ground truth.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FrameComparison {
     /// How rows were aligned.
     pub alignment: Alignment,

@@ -27,7 +27,7 @@ pub mod pandas;
 
 use eltbench_task::GroundTruth;
 use eltbench_warehouse::Frame;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::compare::align::ColumnPlan;
 use crate::compare::frame::cell;
@@ -36,7 +36,7 @@ use crate::compare::{Alignment, ColumnMismatch, FrameComparison, RowDiff};
 use pandas::{PdValue, infer_column};
 
 /// Which stage-2 rule scores a model.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Compat {
     /// The corrected rule (sign-correct 1% band, NaN never equals a number,

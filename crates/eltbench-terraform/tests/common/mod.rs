@@ -1,9 +1,10 @@
 //! Shared helpers for the integration tests: running the emulated
-//! `terraform` in a temporary directory and locating the ELT-Bench docs.
+//! `terraform` in a temporary directory, locating the ELT-Bench docs, and
+//! (in `airbyte`) the real Airbyte API server and PostgreSQL source.
 
 #![allow(dead_code)]
 
-pub mod fake_airbyte;
+pub mod airbyte;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -1,152 +1,143 @@
-//! `eltbench demo`: the main job on the built-in defaults.
+//! `eltbench demo`: the main job on the built-in defaults. It sets up what is
+//! missing (the dbt toolchain), runs the `oracle` agent on every task of the
+//! built-in suite through `eltbench run` — each trial brings its sources up,
+//! applies the gold pipeline with Terraform against the Airbyte API, syncs
+//! into the task's DuckDB warehouse, runs the gold dbt models and is scored —
+//! then writes the job's reports and prints where they are. The gold
+//! solutions must read SRDEL 100% and SRDT 100%; anything else exits 1.
 //!
-//! Until the trial harness runs agents, the demo is the pipeline's self-check
-//! on every task of the suite that has source data: it validates the suite,
-//! then per task brings the task's sources up, applies a gold `main.tf`
-//! generated from its config through the Terraform emulation, syncs every
-//! connection through the Airbyte API into the task's DuckDB warehouse (the
-//! stage-1 oracle), loads the suite's ground truth as the model tables (no
-//! gold SQL ships with the suite), and scores both stages. A correct pipeline
-//! and scorer read 100% SRDEL and 100% SRDT; anything else exits 1.
-//! `--reference-only` skips the live pipeline and loads `data/` directly.
+//! The demo never reads ground truth to build anything: the oracle applies
+//! the suite's gold files through the same tools an agent uses.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use eltbench_score::{Compat, ScoreReport};
-use eltbench_task::Suite;
-use eltbench_warehouse::{Access, DuckDbWarehouse};
+use clap::{Args, Parser};
 
-use crate::cli::DemoArgs;
-use crate::commands::score::{into_anyhow, print_report};
+use crate::commands::run::{self, RunArgs};
 use crate::printer::{BadInput, Printer};
 
+/// The built-in suite, relative to the repository root.
+const BUILTIN_SUITE: &str = "suites/builtin";
+
+/// `eltbench demo`.
+#[derive(Debug, Args)]
+pub struct DemoArgs {
+    /// The suite (default: the built-in suite, `suites/builtin`).
+    #[arg(long)]
+    pub suite: Option<PathBuf>,
+    /// The job directory (replaced if it holds an earlier demo job).
+    #[arg(long, default_value = "eltbench-demo")]
+    pub out: PathBuf,
+    /// Only these tasks (comma-separated); default: every task of the suite.
+    #[arg(long, value_delimiter = ',')]
+    pub tasks: Vec<String>,
+    /// Trials running at once.
+    #[arg(long, default_value_t = 2)]
+    pub concurrency: usize,
+}
+
+/// `eltbench run` as the demo runs it, parsed by the same argument rules.
+#[derive(Debug, Parser)]
+#[command(name = "eltbench run")]
+struct RunCommand {
+    #[command(flatten)]
+    args: RunArgs,
+}
+
 pub fn run(args: DemoArgs, printer: &Printer) -> anyhow::Result<ExitCode> {
-    let root = &args.suite.suite;
-    let suite = validate(root, printer)?;
-    let dbs = select(&suite, &args)?;
-    let mut scores = Vec::with_capacity(dbs.len());
-    for (i, db) in dbs.iter().enumerate() {
-        let started = std::time::Instant::now();
-        let warehouse = if args.reference_only {
-            reference(&suite, db, &args.out)?
-        } else {
-            pipeline(&suite, db, &args.out)?
-        };
-        let score = eltbench_score::score_task_file(&suite, db, &warehouse, Compat::Fixed)
-            .map_err(into_anyhow)?;
-        let verdict = if score.srdel.passed { "pass" } else { "FAIL" };
-        printer.info(&format!(
-            "[{}/{}] {db}: SRDEL {verdict}, models {}/{} ({:.1} s)",
-            i + 1,
-            dbs.len(),
-            score.matched_models(),
-            score.scored_models(),
-            started.elapsed().as_secs_f64()
-        ));
-        scores.push(score);
-    }
-    let report = eltbench_score::report(scores, Compat::Fixed);
-    let json_path = args.out.join("score.json");
-    std::fs::write(&json_path, serde_json::to_string_pretty(&report)?)
-        .with_context(|| format!("cannot write {}", json_path.display()))?;
-    if printer.is_json() {
-        printer.json_out(&report)?;
-    } else {
-        print_report(&report, false, printer);
-        printer.out(&format!("full result: {}", json_path.display()));
-    }
-    Ok(verdict(&report, printer))
-}
-
-/// `--tasks` (each must exist and have data), else every task with data.
-fn select(suite: &Suite, args: &DemoArgs) -> anyhow::Result<Vec<String>> {
-    let with_data = |db: &str| eltbench_score::reference::has_reference_data(suite, db);
-    if args.tasks.is_empty() {
-        let dbs: Vec<String> = suite
-            .tasks()
-            .map(|t| t.db.clone())
-            .filter(|db| with_data(db))
-            .collect();
-        if dbs.is_empty() {
-            let msg = format!("no task of {} has source data", suite.root().display());
-            return Err(BadInput(msg).into());
-        }
-        return Ok(dbs);
-    }
-    for db in &args.tasks {
-        eltbench_score::find_task(suite, db).map_err(into_anyhow)?;
-        if !with_data(db) {
-            return Err(BadInput(format!("task {db} has no source data in the suite")).into());
-        }
-    }
-    Ok(args.tasks.clone())
-}
-
-/// The stage-1 oracle, then the ground-truth models; returns the warehouse.
-fn pipeline(suite: &Suite, db: &str, out: &Path) -> anyhow::Result<std::path::PathBuf> {
-    let run_dir = out.join("runs").join(db);
-    if run_dir.exists() {
-        std::fs::remove_dir_all(&run_dir)
-            .with_context(|| format!("cannot clear {}", run_dir.display()))?;
-    }
-    let stage1 = eltbench_harness::oracle::run_stage1_oracle(suite, db, &run_dir)
-        .with_context(|| format!("the stage-1 oracle failed on {db}"))?;
-    let warehouse = run_dir.join(format!("{db}.duckdb"));
-    if !stage1.srdel.passed {
-        return Ok(warehouse);
-    }
-    load_ground_truth(suite, db, &warehouse)?;
-    Ok(warehouse)
-}
-
-/// Loads the ground truth of `db` as its model tables, as the reference does.
-fn load_ground_truth(suite: &Suite, db: &str, warehouse: &Path) -> anyhow::Result<()> {
-    let wh = DuckDbWarehouse::open(warehouse, db, Access::ReadWrite)?;
-    let task = eltbench_score::find_task(suite, db).map_err(into_anyhow)?;
-    eltbench_score::reference::load_ground_truth(suite, task, &wh)?;
-    Ok(())
-}
-
-/// `data/` and `gt/` loaded straight into a warehouse; returns its path.
-fn reference(suite: &Suite, db: &str, out: &Path) -> anyhow::Result<std::path::PathBuf> {
-    let build = eltbench_score::reference::build_reference(suite, db, &out.join("warehouses"))
-        .map_err(into_anyhow)?;
-    Ok(build.path)
-}
-
-/// Loads the suite and prints its validation summary; errors stop the demo.
-fn validate(root: &Path, printer: &Printer) -> anyhow::Result<Suite> {
-    let suite = Suite::load_lenient(root)
-        .with_context(|| format!("cannot load suite {}", root.display()))?;
-    let problems = suite.validate();
-    let errors: Vec<_> = problems.iter().filter(|p| p.is_error()).collect();
-    let tasks = suite.tasks().count();
-    let tables: usize = suite.tasks().map(|t| t.source_tables().len()).sum();
-    let models: usize = suite.tasks().map(|t| t.models.len()).sum();
+    let suite = match &args.suite {
+        Some(dir) => dir.clone(),
+        None => builtin_suite()?,
+    };
+    clear_previous(&args.out)?;
     printer.info(&format!(
-        "suite {}: {tasks} tasks, {tables} source tables, {models} models: {} errors, {} warnings",
-        root.display(),
-        errors.len(),
-        problems.len() - errors.len(),
+        "demo: the oracle agent on {} (gold pipelines and dbt models), job in {}",
+        suite.display(),
+        args.out.display()
     ));
-    if let Some(first) = errors.first() {
-        let msg = format!("the suite has {} errors, first: {first}", errors.len());
+    let run_args = run_args(&args, &suite)?;
+    let code = run::run(run_args, printer)?;
+    let (report, written) = eltbench_report::write_reports(&args.out)
+        .with_context(|| format!("cannot write the reports of {}", args.out.display()))?;
+    let summary = eltbench_harness::summarize_dir(&eltbench_harness::JobDir::new(&args.out))
+        .with_context(|| format!("cannot read the job {}", args.out.display()))?;
+    drop(report);
+    printer.out(&format!("report: {}", written.html.display()));
+    printer.out(&format!("        {}", written.markdown.display()));
+    let s = &summary.score;
+    let full = |r: &eltbench_score::Rate| r.total > 0 && r.passed == r.total;
+    if code == ExitCode::SUCCESS && full(&s.srdel) && full(&s.srdt) {
+        printer.info(&format!(
+            "demo passed: SRDEL {} ({}/{} tasks), SRDT {} ({}/{} models)",
+            s.srdel.percent(),
+            s.srdel.passed,
+            s.srdel.total,
+            s.srdt.percent(),
+            s.srdt.passed,
+            s.srdt.total
+        ));
+        Ok(ExitCode::SUCCESS)
+    } else {
+        printer.warn(&format!(
+            "demo FAILED: the gold solutions should score 100%, got SRDEL {} and SRDT {}",
+            s.srdel.percent(),
+            s.srdt.percent()
+        ));
+        Ok(ExitCode::FAILURE)
+    }
+}
+
+/// The `eltbench run` arguments of the demo job.
+fn run_args(args: &DemoArgs, suite: &Path) -> anyhow::Result<RunArgs> {
+    let mut argv: Vec<String> = vec!["eltbench run".into(), "--suite".into()];
+    argv.push(suite.display().to_string());
+    argv.extend(["--agent".into(), "oracle".into()]);
+    match args.tasks.is_empty() {
+        true => argv.push("--all".into()),
+        false => argv.extend(["--tasks".into(), args.tasks.join(",")]),
+    }
+    argv.extend(["--concurrency".into(), args.concurrency.to_string()]);
+    argv.extend(["--timeout".into(), "10m".into()]);
+    argv.extend(["--job-dir".into(), args.out.display().to_string()]);
+    let parsed =
+        RunCommand::try_parse_from(&argv).map_err(|e| BadInput(format!("demo arguments: {e}")))?;
+    Ok(parsed.args)
+}
+
+/// The built-in suite: `suites/builtin` under the current directory, else
+/// under the repository this binary was built from.
+fn builtin_suite() -> anyhow::Result<PathBuf> {
+    let here = PathBuf::from(BUILTIN_SUITE);
+    if here.join("tasks").is_dir() {
+        return Ok(here);
+    }
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let built = repo.join(BUILTIN_SUITE);
+    if built.join("tasks").is_dir() {
+        return Ok(built);
+    }
+    let msg = format!(
+        "the built-in suite is not at {BUILTIN_SUITE} nor at {}: run the demo from the \
+         eltbench repository or give --suite DIR",
+        built.display()
+    );
+    Err(BadInput(msg).into())
+}
+
+/// Removes an earlier demo job in `out` (only a job directory: something
+/// else there is left alone and reported).
+fn clear_previous(out: &Path) -> anyhow::Result<()> {
+    if !out.exists() {
+        return Ok(());
+    }
+    if !out.join("job.json").is_file() {
+        let msg = format!(
+            "{} exists and is not an eltbench job directory: choose another --out",
+            out.display()
+        );
         return Err(BadInput(msg).into());
     }
-    Ok(suite)
-}
-
-/// 0 when the self-check reads 100% on both stages, else 1.
-fn verdict(report: &ScoreReport, printer: &Printer) -> ExitCode {
-    let s = &report.summary;
-    let full = |r: &eltbench_score::Rate| r.passed == r.total;
-    if full(&s.srdel) && full(&s.srdt) && full(&s.srdt_run_date_dependent) {
-        printer.info("self-check passed: SRDEL and SRDT are 100%");
-        ExitCode::SUCCESS
-    } else {
-        printer.warn("self-check FAILED: the pipeline and the ground truth should score 100%");
-        ExitCode::FAILURE
-    }
+    std::fs::remove_dir_all(out).with_context(|| format!("cannot clear {}", out.display()))
 }

@@ -15,6 +15,8 @@ pub fn run(args: TasksArgs, printer: &Printer) -> anyhow::Result<ExitCode> {
         TasksAction::List { suite } => list(&suite.suite, printer),
         TasksAction::Show { suite, db } => show(&suite.suite, &db, printer),
         TasksAction::Validate { suite } => validate(&suite.suite, printer),
+        TasksAction::New(args) => super::task_new::run(args, printer),
+        TasksAction::Verify(args) => super::task_verify::run(args, printer),
     }
 }
 

@@ -5,12 +5,18 @@
 //! Parsing is synchronous and runs on a blocking thread; nothing here fetches bytes.
 
 mod csv;
+mod csv_native;
 mod json;
+mod json_native;
+#[cfg(test)]
+mod native_equality;
 mod parquet;
 
 use bytes::Bytes;
 
 pub use self::csv::CsvOptions;
+pub use self::csv_native::select_sql as native_csv_select;
+pub use self::json_native::{infer as native_json_infer, select_sql as native_json_select};
 
 use super::connector::BatchSink;
 use super::error::ConnectorError;

@@ -1,7 +1,10 @@
 //! source-file (`airbyte_source_file`): one stream, `dataset_name`, read from a URL
 //! over HTTP(S) or from a local path, in csv, json, jsonl or parquet `format`
 //! (`reader_options` may set the CSV `sep`). Like source-file it offers full refresh
-//! only; CSV columns are strings and pandas' NA strings are null.
+//! only; CSV columns are strings and pandas' NA strings are null. A local file is
+//! discovered from its head (CSV) or by DuckDB (JSON Lines) and loaded by DuckDB's
+//! `read_csv` / `read_json_objects` when the native paths accept it (the parsers in
+//! `formats` otherwise, with the same results).
 
 use async_trait::async_trait;
 use bytes::Bytes;
@@ -9,9 +12,18 @@ use serde_json::Value;
 
 use super::{blocking, http, optional_str, required_str};
 use crate::enums::SyncMode;
-use crate::sync::connector::{BatchSink, DiscoveredStream, ReadRequest, SourceConnector};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use crate::sync::connector::{
+    BatchSink, DiscoveredStream, NativeLoad, ReadRequest, SourceConnector, TempFile,
+};
 use crate::sync::error::ConnectorError;
-use crate::sync::formats::{CsvOptions, FileFormat};
+use crate::sync::formats::{
+    CsvOptions, FileFormat, native_csv_select, native_json_infer, native_json_select,
+};
+use crate::sync::typing::StreamSchema;
+use std::sync::Arc;
 
 /// The File source.
 #[derive(Debug, Default)]
@@ -70,6 +82,54 @@ async fn fetch(config: &FileConfig) -> Result<Bytes, ConnectorError> {
     }
 }
 
+fn local_path(config: &FileConfig) -> Option<PathBuf> {
+    (config.storage == "local")
+        .then(|| PathBuf::from(config.url.strip_prefix("file://").unwrap_or(&config.url)))
+}
+
+/// The schema of a file on disk without parsing all of it in Rust (CSV: its head;
+/// JSON Lines: DuckDB); `None`: infer from the whole file.
+async fn local_schema(config: &FileConfig, path: PathBuf) -> Option<StreamSchema> {
+    let (format, url) = (config.format.clone(), config.url.clone());
+    let work = move || match format {
+        FileFormat::Csv(options) => {
+            let (head, size) = read_head(&path).ok()?;
+            let larger = (head.len() as u64) < size;
+            larger.then(|| options.infer_head(&head, &url)).flatten()
+        }
+        FileFormat::Jsonl | FileFormat::Json => {
+            let conn = duckdb::Connection::open_in_memory().ok()?;
+            native_json_infer(&conn, &path)
+        }
+        FileFormat::Parquet => None,
+    };
+    tokio::task::spawn_blocking(work).await.ok().flatten()
+}
+
+/// A temporary copy of a downloaded file for DuckDB (CSV and JSON Lines only:
+/// `None` for other formats or when it cannot be written).
+async fn download(config: &FileConfig, bytes: &Bytes) -> Option<TempFile> {
+    let suffix = match config.format {
+        FileFormat::Csv(_) => ".csv",
+        FileFormat::Jsonl | FileFormat::Json => ".jsonl",
+        FileFormat::Parquet => return None,
+    };
+    let bytes = bytes.clone();
+    tokio::task::spawn_blocking(move || TempFile::write(&bytes, suffix).ok())
+        .await
+        .ok()
+        .flatten()
+}
+
+/// The first MiB of a local file (enough for its header row) and its size.
+fn read_head(path: &Path) -> std::io::Result<(Vec<u8>, u64)> {
+    let file = std::fs::File::open(path)?;
+    let size = file.metadata()?.len();
+    let mut head = Vec::new();
+    file.take(1 << 20).read_to_end(&mut head)?;
+    Ok((head, size))
+}
+
 #[async_trait]
 impl SourceConnector for FileConnector {
     fn source_type(&self) -> &'static str {
@@ -82,12 +142,71 @@ impl SourceConnector for FileConnector {
 
     async fn discover(&self, config: &Value) -> Result<Vec<DiscoveredStream>, ConnectorError> {
         let config = parse_config(config)?;
-        let bytes = fetch(&config).await?;
-        let (format, url) = (config.format.clone(), config.url.clone());
-        let schema = blocking(move || format.infer(&bytes, &url)).await?;
+        let local = match local_path(&config) {
+            Some(path) => local_schema(&config, path).await,
+            None => None,
+        };
+        let schema = match local {
+            Some(schema) => schema,
+            None => {
+                let bytes = fetch(&config).await?;
+                // Over HTTP only JSON Lines gains from DuckDB (a CSV header is cheap).
+                let json = matches!(config.format, FileFormat::Jsonl | FileFormat::Json);
+                let native = if local_path(&config).is_none() && json {
+                    match download(&config, &bytes).await {
+                        Some(file) => local_schema(&config, file.path.clone()).await,
+                        None => None,
+                    }
+                } else {
+                    None
+                };
+                let (format, url) = (config.format.clone(), config.url.clone());
+                match native {
+                    Some(schema) => schema,
+                    None => blocking(move || format.infer(&bytes, &url)).await?,
+                }
+            }
+        };
         let mut stream = DiscoveredStream::new(&config.dataset, None, &schema);
         stream.sync_modes = vec![SyncMode::FullRefreshOverwrite, SyncMode::FullRefreshAppend];
         Ok(vec![stream])
+    }
+
+    async fn native_load(
+        &self,
+        request: &ReadRequest<'_>,
+    ) -> Result<Option<NativeLoad>, ConnectorError> {
+        let config = parse_config(request.config)?;
+        if config.format == FileFormat::Parquet {
+            return Ok(None);
+        }
+        let (path, file) = match local_path(&config) {
+            Some(path) => (path, None),
+            None => {
+                let Some(file) = download(&config, &fetch(&config).await?).await else {
+                    return Ok(None);
+                };
+                (file.path.clone(), Some(Arc::new(file)))
+            }
+        };
+        let Ok((head, bytes)) = read_head(&path) else {
+            return Ok(None);
+        };
+        let select = match &config.format {
+            FileFormat::Csv(options) => {
+                let names = options.header_names(&head, &config.url)?;
+                native_csv_select(options, &path, &names, request.schema)
+            }
+            FileFormat::Jsonl | FileFormat::Json if !head.starts_with(b"\xef\xbb\xbf") => {
+                native_json_select(&path, request.schema)
+            }
+            _ => None,
+        };
+        Ok(select.map(|select| NativeLoad {
+            select,
+            bytes,
+            download: file,
+        }))
     }
 
     async fn read(&self, request: ReadRequest<'_>, sink: &BatchSink) -> Result<(), ConnectorError> {
