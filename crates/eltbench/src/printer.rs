@@ -29,6 +29,39 @@ impl std::fmt::Display for BadInput {
 
 impl std::error::Error for BadInput {}
 
+/// A library error that knows whether the user's input caused it.
+pub trait InputError: std::error::Error + Send + Sync + 'static {
+    /// Whether the input was wrong (exit 2) rather than something breaking.
+    fn input_was_bad(&self) -> bool;
+}
+
+macro_rules! input_errors {
+    ($($t:ty),* $(,)?) => {
+        $(impl InputError for $t {
+            fn input_was_bad(&self) -> bool {
+                self.is_bad_input()
+            }
+        })*
+    };
+}
+
+input_errors!(
+    eltbench_score::ScoreError,
+    eltbench_synth::SynthError,
+    eltbench_sources::env::EnvError,
+    eltbench_author::AuthorError,
+    eltbench_trial::TrialError,
+);
+
+/// `err` with its message, kept recognisable as bad input (exit 2) when it is.
+pub fn user_error<E: InputError>(err: E) -> anyhow::Error {
+    if err.input_was_bad() {
+        anyhow::Error::new(BadInput(err.to_string()))
+    } else {
+        anyhow::Error::new(err)
+    }
+}
+
 /// Exit code for bad input.
 pub const EXIT_BAD_INPUT: u8 = 2;
 /// Exit code for failures.

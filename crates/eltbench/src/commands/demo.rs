@@ -59,13 +59,8 @@ pub fn run(args: DemoArgs, printer: &Printer) -> anyhow::Result<ExitCode> {
     ));
     let run_args = run_args(&args, &suite)?;
     let code = run::run(run_args, printer)?;
-    let (report, written) = eltbench_report::write_reports(&args.out)
-        .with_context(|| format!("cannot write the reports of {}", args.out.display()))?;
     let summary = eltbench_harness::summarize_dir(&eltbench_harness::JobDir::new(&args.out))
         .with_context(|| format!("cannot read the job {}", args.out.display()))?;
-    drop(report);
-    printer.out(&format!("report: {}", written.html.display()));
-    printer.out(&format!("        {}", written.markdown.display()));
     let s = &summary.score;
     let full = |r: &eltbench_score::Rate| r.total > 0 && r.passed == r.total;
     if code == ExitCode::SUCCESS && full(&s.srdel) && full(&s.srdt) {

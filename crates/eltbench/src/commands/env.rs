@@ -9,29 +9,19 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
-use eltbench_sources::EnvError;
 use eltbench_sources::env::{
     self as sources_env, EnvOptions, EnvRecord, EnvStatus, Environment, PortPins, Progress,
 };
 use eltbench_task::Suite;
 
 use crate::cli::{EnvAction, EnvArgs, EnvUpArgs};
-use crate::printer::{BadInput, Printer};
+use crate::printer::{Printer, user_error};
 
 pub fn run(args: EnvArgs, printer: &Printer) -> anyhow::Result<ExitCode> {
     match args.action {
         EnvAction::Up(up_args) => up(up_args, printer),
         EnvAction::Down { dir, timeout } => down(&dir, timeout, printer),
         EnvAction::Status { dir } => status(&dir, printer),
-    }
-}
-
-/// Bad input (exit 2) or a failure (exit 1), with the library's message.
-fn classify(err: EnvError) -> anyhow::Error {
-    if err.is_bad_input() {
-        BadInput(err.to_string()).into()
-    } else {
-        err.into()
     }
 }
 
@@ -55,16 +45,16 @@ fn up(args: EnvUpArgs, printer: &Printer) -> anyhow::Result<ExitCode> {
         mongodb_uri: args.mongodb_uri.clone(),
     };
     let mut env = Environment::start(&suite, &args.db, opts)
-        .map_err(classify)
+        .map_err(user_error)
         .with_context(|| format!("cannot bring up task `{}`", args.db))?;
     print_endpoints(env.record(), printer)?;
     let dir = env.run_dir().display().to_string();
     printer.info(&format!(
         "serving; stop with Ctrl-C or `eltbench env down --dir {dir}`"
     ));
-    let reason = env.wait_for_signal().map_err(classify)?;
+    let reason = env.wait_for_signal().map_err(user_error)?;
     printer.info(&format!("{reason}: stopping every source"));
-    env.stop().map_err(classify)?;
+    env.stop().map_err(user_error)?;
     printer.info("stopped");
     Ok(ExitCode::SUCCESS)
 }
@@ -174,7 +164,7 @@ fn print_status(status: &EnvStatus, printer: &Printer) -> anyhow::Result<()> {
 }
 
 fn status(dir: &Path, printer: &Printer) -> anyhow::Result<ExitCode> {
-    let status = sources_env::status(dir).map_err(classify)?;
+    let status = sources_env::status(dir).map_err(user_error)?;
     print_status(&status, printer)?;
     Ok(if status.all_up() {
         ExitCode::SUCCESS
@@ -184,7 +174,7 @@ fn status(dir: &Path, printer: &Printer) -> anyhow::Result<ExitCode> {
 }
 
 fn down(dir: &Path, timeout: u64, printer: &Printer) -> anyhow::Result<ExitCode> {
-    let status = sources_env::down(dir, Duration::from_secs(timeout)).map_err(classify)?;
+    let status = sources_env::down(dir, Duration::from_secs(timeout)).map_err(user_error)?;
     print_status(&status, printer)?;
     Ok(if status.all_down() {
         printer.info("stopped");

@@ -24,7 +24,7 @@ use eltbench_trial::{
 };
 
 use crate::cli::{CompatArg, SuiteArg};
-use crate::printer::{BadInput, Printer};
+use crate::printer::{BadInput, Printer, user_error};
 
 /// `eltbench run`.
 #[derive(Debug, Args)]
@@ -101,10 +101,7 @@ pub fn run(args: RunArgs, printer: &Printer) -> anyhow::Result<ExitCode> {
         dbt,
         sandbox,
     };
-    let runner = AgentTrialRunner::new(&spec, options).map_err(|e| match e.is_bad_input() {
-        true => anyhow::Error::new(BadInput(e.to_string())),
-        false => anyhow::Error::new(e),
-    })?;
+    let runner = AgentTrialRunner::new(&spec, options).map_err(user_error)?;
     warn_if_unsandboxed(printer, &spec, enabled);
     printer.info(&format!(
         "job {}: agent {}, {} task(s) x {}, concurrency {}",
@@ -193,7 +190,11 @@ fn new_job(args: &RunArgs) -> anyhow::Result<(JobSpec, PathBuf)> {
         .with_context(|| format!("cannot resolve {}", args.suite.suite.display()))?;
     let suite = Suite::load(&suite_root)?;
     let tasks = match (args.all, args.tasks.is_empty()) {
-        (true, _) => tasks_with_data(&suite),
+        (true, _) => suite
+            .tasks()
+            .filter(|t| eltbench_score::reference::has_reference_data(&suite, &t.db))
+            .map(|t| t.db.clone())
+            .collect(),
         (false, false) => args.tasks.clone(),
         (false, true) => return Err(BadInput("give --tasks a,b or --all".into()).into()),
     };
@@ -215,14 +216,6 @@ fn new_job(args: &RunArgs) -> anyhow::Result<(JobSpec, PathBuf)> {
     Ok((spec, job_dir))
 }
 
-fn tasks_with_data(suite: &Suite) -> Vec<String> {
-    suite
-        .tasks()
-        .filter(|t| suite.root().join("data").join(&t.db).is_dir())
-        .map(|t| t.db.clone())
-        .collect()
-}
-
 fn default_job_dir() -> PathBuf {
     let stamp = chrono::Local::now().format("%Y-%m-%d__%H-%M-%S");
     PathBuf::from("jobs").join(stamp.to_string())
@@ -242,9 +235,13 @@ fn report(printer: &Printer, summary: &JobSummary, job_dir: &Path) -> anyhow::Re
     for (status, count) in &summary.statuses {
         printer.out(&format!("  {status}: {count}"));
     }
-    match eltbench_report::load_report(job_dir) {
-        Ok(report) => printer.out(&eltbench_report::render_terminal(&report)),
-        Err(e) => printer.warn(&format!("no detailed report: {e}")),
+    match eltbench_report::write_reports(job_dir) {
+        Ok((report, written)) => {
+            printer.out(&eltbench_report::render_terminal(&report));
+            printer.out(&format!("report: {}", written.html.display()));
+            printer.out(&format!("        {}", written.markdown.display()));
+        }
+        Err(e) => printer.warn(&format!("no report: {e}")),
     }
     printer.out(&format!("job directory: {}", job_dir.display()));
     Ok(())

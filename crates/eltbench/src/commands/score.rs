@@ -12,7 +12,7 @@ use eltbench_score::{Compat, ModelStatus, ScoreReport, TableStatus, TaskScore, W
 use eltbench_task::Suite;
 
 use crate::cli::{CompatArg, ScoreArgs};
-use crate::printer::{BadInput, Printer};
+use crate::printer::{BadInput, Printer, user_error};
 
 pub fn run(args: ScoreArgs, printer: &Printer) -> anyhow::Result<ExitCode> {
     let suite = Suite::load(&args.suite.suite)
@@ -26,7 +26,7 @@ pub fn run(args: ScoreArgs, printer: &Printer) -> anyhow::Result<ExitCode> {
     for db in &dbs {
         let path = args.warehouse_dir.join(format!("{db}.duckdb"));
         let score =
-            eltbench_score::score_task_file(&suite, db, &path, compat).map_err(into_anyhow)?;
+            eltbench_score::score_task_file(&suite, db, &path, compat).map_err(user_error)?;
         tasks.push(score);
     }
     let report = eltbench_score::report(tasks, compat);
@@ -42,7 +42,7 @@ pub fn run(args: ScoreArgs, printer: &Printer) -> anyhow::Result<ExitCode> {
 fn select_tasks(suite: &Suite, args: &ScoreArgs) -> anyhow::Result<Vec<String>> {
     if !args.tasks.is_empty() {
         for db in &args.tasks {
-            eltbench_score::find_task(suite, db).map_err(into_anyhow)?;
+            eltbench_score::find_task(suite, db).map_err(user_error)?;
         }
         return Ok(args.tasks.clone());
     }
@@ -65,15 +65,6 @@ fn select_tasks(suite: &Suite, args: &ScoreArgs) -> anyhow::Result<Vec<String>> 
 
 fn has_warehouse(dir: &Path, db: &str) -> bool {
     dir.join(format!("{db}.duckdb")).is_file()
-}
-
-/// Keeps "bad input" recognisable to the exit-code logic.
-pub(crate) fn into_anyhow(err: eltbench_score::ScoreError) -> anyhow::Error {
-    if err.is_bad_input() {
-        anyhow::Error::new(BadInput(err.to_string()))
-    } else {
-        anyhow::Error::new(err)
-    }
 }
 
 pub(crate) fn print_report(report: &ScoreReport, verbose: bool, printer: &Printer) {

@@ -20,8 +20,8 @@ use eltbench_warehouse::{Access, DuckDbWarehouse};
 use clap::Args;
 
 use crate::cli::SuiteArg;
-use crate::commands::score::{into_anyhow, print_report};
-use crate::printer::{BadInput, Printer};
+use crate::commands::score::print_report;
+use crate::printer::{BadInput, Printer, user_error};
 
 /// `eltbench selfcheck`.
 #[derive(Debug, Args)]
@@ -53,7 +53,7 @@ pub fn run(args: SelfcheckArgs, printer: &Printer) -> anyhow::Result<ExitCode> {
             pipeline(&suite, db, &args.out)?
         };
         let score = eltbench_score::score_task_file(&suite, db, &warehouse, Compat::Fixed)
-            .map_err(into_anyhow)?;
+            .map_err(user_error)?;
         let verdict = if score.srdel.passed { "pass" } else { "FAIL" };
         printer.info(&format!(
             "[{}/{}] {db}: SRDEL {verdict}, models {}/{} ({:.1} s)",
@@ -94,7 +94,7 @@ fn select(suite: &Suite, args: &SelfcheckArgs) -> anyhow::Result<Vec<String>> {
         return Ok(dbs);
     }
     for db in &args.tasks {
-        eltbench_score::find_task(suite, db).map_err(into_anyhow)?;
+        eltbench_score::find_task(suite, db).map_err(user_error)?;
         if !with_data(db) {
             return Err(BadInput(format!("task {db} has no source data in the suite")).into());
         }
@@ -122,7 +122,7 @@ fn pipeline(suite: &Suite, db: &str, out: &Path) -> anyhow::Result<std::path::Pa
 /// Loads the ground truth of `db` as its model tables, as the reference does.
 fn load_ground_truth(suite: &Suite, db: &str, warehouse: &Path) -> anyhow::Result<()> {
     let wh = DuckDbWarehouse::open(warehouse, db, Access::ReadWrite)?;
-    let task = eltbench_score::find_task(suite, db).map_err(into_anyhow)?;
+    let task = eltbench_score::find_task(suite, db).map_err(user_error)?;
     eltbench_score::reference::load_ground_truth(suite, task, &wh)?;
     Ok(())
 }
@@ -130,7 +130,7 @@ fn load_ground_truth(suite: &Suite, db: &str, warehouse: &Path) -> anyhow::Resul
 /// `data/` and `gt/` loaded straight into a warehouse; returns its path.
 fn reference(suite: &Suite, db: &str, out: &Path) -> anyhow::Result<std::path::PathBuf> {
     let build = eltbench_score::reference::build_reference(suite, db, &out.join("warehouses"))
-        .map_err(into_anyhow)?;
+        .map_err(user_error)?;
     Ok(build.path)
 }
 

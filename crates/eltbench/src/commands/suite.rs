@@ -9,12 +9,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand, ValueEnum};
-use eltbench_author::{AuthorError, import_elt_bench, perturb_suite};
+use eltbench_author::{import_elt_bench, perturb_suite};
 use eltbench_dbt::DbtToolchain;
 use eltbench_harness::oracle::verify_task;
 use eltbench_task::Suite;
 
-use crate::printer::{BadInput, Printer};
+use crate::printer::{Printer, user_error};
 
 /// Arguments of `eltbench suite`.
 #[derive(Debug, Args)]
@@ -84,7 +84,8 @@ pub fn run(args: SuiteArgs, printer: &Printer) -> anyhow::Result<ExitCode> {
 
 fn import(args: ImportArgs, printer: &Printer) -> anyhow::Result<ExitCode> {
     let ImportFormat::EltBench = args.format;
-    let report = import_elt_bench(&args.from, args.data.as_deref(), &args.to).map_err(bad_input)?;
+    let report =
+        import_elt_bench(&args.from, args.data.as_deref(), &args.to).map_err(user_error)?;
     printer.json_out(&report)?;
     printer.out(&format!(
         "imported {} tasks into {}: {} with data, {} need synthetic data (eltbench synth), \
@@ -112,16 +113,8 @@ fn import(args: ImportArgs, printer: &Printer) -> anyhow::Result<ExitCode> {
     })
 }
 
-fn bad_input(err: AuthorError) -> anyhow::Error {
-    if err.is_bad_input() {
-        anyhow::Error::new(BadInput(err.to_string()))
-    } else {
-        anyhow::Error::new(err)
-    }
-}
-
 fn perturb(args: PerturbArgs, printer: &Printer) -> anyhow::Result<ExitCode> {
-    let report = perturb_suite(&args.suite, &args.to, args.seed).map_err(bad_input)?;
+    let report = perturb_suite(&args.suite, &args.to, args.seed).map_err(user_error)?;
     printer.out(&format!(
         "wrote the variant of {} ({} tasks, {} identifiers renamed, seed {}) to {}",
         args.suite.display(),

@@ -12,7 +12,7 @@ use eltbench_synth::{SynthError, SynthOptions, SynthReport, Synthesizer};
 use eltbench_task::Suite;
 
 use crate::cli::SynthArgs;
-use crate::printer::{BadInput, Printer};
+use crate::printer::{BadInput, Printer, user_error};
 
 pub fn run(args: SynthArgs, printer: &Printer) -> anyhow::Result<ExitCode> {
     let suite = Suite::load(&args.suite.suite)
@@ -22,7 +22,7 @@ pub fn run(args: SynthArgs, printer: &Printer) -> anyhow::Result<ExitCode> {
         seed: args.seed,
         max_rows: (!args.full).then_some(args.scale),
     };
-    let synth = Synthesizer::new(&suite, options).map_err(into_anyhow)?;
+    let synth = Synthesizer::new(&suite, options).map_err(user_error)?;
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -121,21 +121,12 @@ fn collect(
             }
             Err(err) => {
                 printer.info(&format!("{db}: failed"));
-                first_error.get_or_insert(into_anyhow(err).context(format!("task {db}")));
+                first_error.get_or_insert(user_error(err).context(format!("task {db}")));
             }
         }
     }
     match first_error {
         Some(err) => Err(err),
         None => Ok(reports),
-    }
-}
-
-/// Bad input (exit 2) stays bad input.
-fn into_anyhow(err: SynthError) -> anyhow::Error {
-    if err.is_bad_input() {
-        BadInput(err.to_string()).into()
-    } else {
-        err.into()
     }
 }

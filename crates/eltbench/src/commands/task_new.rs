@@ -6,10 +6,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use eltbench_author::{AuthorError, NewTask, new_task, parse_kinds, read_tables};
+use eltbench_author::{NewTask, new_task, parse_kinds, read_tables};
 use eltbench_task::Suite;
 
-use crate::printer::{BadInput, Printer};
+use crate::printer::{Printer, user_error};
 
 /// Arguments of `eltbench tasks new`.
 #[derive(Debug, Args)]
@@ -32,15 +32,15 @@ pub struct TaskNewArgs {
 }
 
 pub fn run(args: TaskNewArgs, printer: &Printer) -> anyhow::Result<ExitCode> {
-    let kinds = parse_kinds(&args.kinds).map_err(bad_input)?;
-    let tables = read_tables(&args.from).map_err(bad_input)?;
+    let kinds = parse_kinds(&args.kinds).map_err(user_error)?;
+    let tables = read_tables(&args.from).map_err(user_error)?;
     let task = NewTask {
         db: args.db.clone(),
         tables,
         kinds,
         force: args.force,
     };
-    let report = new_task(&args.suite, &task).map_err(bad_input)?;
+    let report = new_task(&args.suite, &task).map_err(user_error)?;
     printer.json_out(&report)?;
     for (table, t) in &report.tables {
         let format = t
@@ -70,12 +70,4 @@ pub fn run(args: TaskNewArgs, printer: &Printer) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
-}
-
-fn bad_input(err: AuthorError) -> anyhow::Error {
-    if err.is_bad_input() {
-        anyhow::Error::new(BadInput(err.to_string()))
-    } else {
-        anyhow::Error::new(err)
-    }
 }

@@ -10,8 +10,7 @@ use eltbench_warehouse::{Access, DuckDbWarehouse, TableKind, Warehouse};
 use serde::Serialize;
 
 use crate::cli::{WarehouseAction, WarehouseArgs};
-use crate::commands::score::into_anyhow;
-use crate::printer::{BadInput, Printer};
+use crate::printer::{BadInput, Printer, user_error};
 
 pub fn run(args: WarehouseArgs, printer: &Printer) -> anyhow::Result<ExitCode> {
     match args.action {
@@ -49,7 +48,7 @@ fn reference(
     let mut builds = Vec::with_capacity(dbs.len());
     for db in &dbs {
         let build =
-            eltbench_score::reference::build_reference(&suite, db, out).map_err(into_anyhow)?;
+            eltbench_score::reference::build_reference(&suite, db, out).map_err(user_error)?;
         printer.info(&format!(
             "built {}: {} source tables, {} models",
             build.path.display(),
