@@ -2,7 +2,7 @@
 //! refresh, plan, confirm on stdin ("yes" only), apply through the API,
 //! save `terraform.tfstate`, print Terraform's summary and outputs.
 
-use super::{Flags, Io, load_state, load_validated, provider_client, refresh, variables};
+use super::{Flags, Io, Prepared, prepare, refresh};
 use crate::apply;
 use crate::diagnostics;
 use crate::eval::hcl_literal;
@@ -12,18 +12,14 @@ use crate::state::State;
 use crate::value::Value;
 
 pub(crate) fn run(io: &mut Io, flags: &Flags, destroy: bool) -> i32 {
-    let loaded = match load_validated(io) {
-        Ok(l) => l,
+    let Prepared {
+        loaded,
+        vars,
+        client,
+        mut state,
+    } = match prepare(io, flags) {
+        Ok(p) => p,
         Err(code) => return code,
-    };
-    let Ok(vars) = variables(io, &loaded, flags) else {
-        return 1;
-    };
-    let Ok(client) = provider_client(io, &loaded, &vars) else {
-        return 1;
-    };
-    let Ok(mut state) = load_state(io) else {
-        return 1;
     };
     let before = state.clone();
     if let Err(d) = refresh(io, &client, &mut state) {

@@ -342,6 +342,29 @@ pub(crate) fn refresh(
     Ok(())
 }
 
+/// What `plan` and `apply` start from: the validated configuration, its
+/// variables, the provider's API client and the current state, not yet
+/// refreshed. Each error has been printed; `Err` holds the exit code.
+pub(crate) struct Prepared {
+    pub loaded: Loaded,
+    pub vars: BTreeMap<String, Value>,
+    pub client: Client,
+    pub state: State,
+}
+
+pub(crate) fn prepare(io: &mut Io, flags: &Flags) -> Result<Prepared, i32> {
+    let loaded = load_validated(io)?;
+    let vars = variables(io, &loaded, flags)?;
+    let client = provider_client(io, &loaded, &vars)?;
+    let state = load_state(io)?;
+    Ok(Prepared {
+        loaded,
+        vars,
+        client,
+        state,
+    })
+}
+
 pub(crate) fn load_state(io: &mut Io) -> Result<State, i32> {
     match State::load(&io.cwd) {
         Ok(s) => Ok(s.unwrap_or_default()),

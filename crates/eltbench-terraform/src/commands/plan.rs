@@ -1,6 +1,6 @@
 //! `terraform plan [-destroy] [-detailed-exitcode]`: refresh, plan, render.
 
-use super::{Flags, Io, load_state, load_validated, provider_client, refresh, variables};
+use super::{Flags, Io, Prepared, prepare, refresh};
 use crate::diagnostics;
 use crate::plan::{self, PlanMode};
 use crate::render;
@@ -10,18 +10,14 @@ const NO_CHANGES: &str = "\nNo changes. Your infrastructure matches the configur
 const NOTE_OUT: &str = "\n─────────────────────────────────────────────────────────────────────────────\n\nNote: You didn't use the -out option to save this plan, so Terraform can't\nguarantee to take exactly these actions if you run \"terraform apply\" now.\n";
 
 pub(crate) fn run(io: &mut Io, flags: &Flags) -> i32 {
-    let loaded = match load_validated(io) {
-        Ok(l) => l,
+    let Prepared {
+        loaded,
+        vars,
+        client,
+        mut state,
+    } = match prepare(io, flags) {
+        Ok(p) => p,
         Err(code) => return code,
-    };
-    let Ok(vars) = variables(io, &loaded, flags) else {
-        return 1;
-    };
-    let Ok(client) = provider_client(io, &loaded, &vars) else {
-        return 1;
-    };
-    let Ok(mut state) = load_state(io) else {
-        return 1;
     };
     if let Err(d) = refresh(io, &client, &mut state) {
         io.diags(&[*d], &loaded.module.sources);
