@@ -2,7 +2,8 @@
 """One load into DuckDB by one peer tool, for scripts/bench-el.
 
 usage: bench_el_peers.py TOOL INPUT TARGET.duckdb [--file PATH] [--pg URL]
-  TOOL  dlt | sling | duckdb
+  TOOL  dlt | sling | duckdb | duckdb-v2 (DuckDB writing the Destinations V2 table
+        eltbench writes: CSV columns as strings, the four _airbyte_ columns)
   INPUT postgres | csv | jsonl | parquet
 Loads the input into table `bench.events` (sling, duckdb) or dataset `bench`,
 table `events` (dlt) of TARGET, then prints one JSON line:
@@ -102,7 +103,7 @@ def run_sling(source, target, path, pg):
     return seconds, count(target, "bench.events")
 
 
-def run_duckdb(source, target, path, pg):
+def run_duckdb(source, target, path, pg, v2=False):
     import duckdb
     con = duckdb.connect(target)
     started = time.perf_counter()
@@ -114,7 +115,17 @@ def run_duckdb(source, target, path, pg):
         select = "SELECT * FROM pg.public.events"
     else:
         reader = {"csv": "read_csv", "jsonl": "read_json", "parquet": "read_parquet"}[source]
-        select = f"SELECT * FROM {reader}('{path}')"
+        # Airbyte declares every CSV column a string
+        options = ", all_varchar = true" if v2 and source == "csv" else ""
+        select = f"SELECT * FROM {reader}('{path}'{options})"
+    if v2:
+        # the Destinations V2 table eltbench must write: the same rows, as Airbyte types
+        # them, behind _airbyte_raw_id / _extracted_at / _meta / _generation_id
+        select = (
+            "SELECT uuid() AS _airbyte_raw_id, now() AS _airbyte_extracted_at, "
+            "CAST('{\"sync_id\":1,\"changes\":[]}' AS JSON) AS _airbyte_meta, "
+            f"CAST(1 AS BIGINT) AS _airbyte_generation_id, * FROM ({select})"
+        )
     con.execute(f"CREATE OR REPLACE TABLE bench.events AS {select}")
     con.close()
     seconds = time.perf_counter() - started
@@ -123,7 +134,12 @@ def run_duckdb(source, target, path, pg):
 
 def main():
     tool, source, target = sys.argv[1:4]
-    runner = {"dlt": run_dlt, "sling": run_sling, "duckdb": run_duckdb}[tool]
+    runner = {
+        "dlt": run_dlt,
+        "sling": run_sling,
+        "duckdb": run_duckdb,
+        "duckdb-v2": lambda *a: run_duckdb(*a, v2=True),
+    }[tool]
     seconds, rows = runner(source, target, arg("--file"), arg("--pg"))
     print(json.dumps({"seconds": seconds, "rows": rows}))
 

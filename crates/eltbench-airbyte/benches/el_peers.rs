@@ -3,8 +3,9 @@
 //! API, job start to `succeeded`), dlt, sling and DuckDB's own readers, from a
 //! PostgreSQL table and CSV, JSONL and Parquet files. Prints seconds, rows/s and the
 //! ratio to eltbench, checks that every target holds the same row count, and writes
-//! `results.json`. Peers run through `scripts/bench_el_peers.py` in the Python given
-//! by `--python`; a peer that cannot run is reported, not hidden.
+//! `results.json`. Each load runs `--repeat` times (default 3); the median counts.
+//! Peers run through `scripts/bench_el_peers.py` in the Python given by `--python`;
+//! a peer that cannot run is reported, not hidden.
 
 // A report binary: its table goes to stdout.
 #![allow(clippy::print_stdout)]
@@ -22,7 +23,7 @@ use reqwest::blocking::Client;
 use serde_json::{Value, json};
 
 const INPUTS: &[&str] = &["postgres", "csv", "jsonl", "parquet"];
-const PEERS: &[&str] = &["dlt", "sling", "duckdb"];
+const PEERS: &[&str] = &["dlt", "sling", "duckdb", "duckdb-v2"];
 const PG_PASSWORD: &str = "bench";
 
 type Result<T> = std::result::Result<T, String>;
@@ -36,6 +37,8 @@ struct Options {
     script: PathBuf,
     tools: Vec<String>,
     inputs: Vec<String>,
+    /// Loads per input and tool; the table shows the median.
+    repeat: usize,
 }
 
 fn options() -> Options {
@@ -62,6 +65,10 @@ fn options() -> Options {
             },
             |t| t.split(',').map(str::to_owned).collect(),
         ),
+        repeat: get("--repeat")
+            .and_then(|r| r.parse().ok())
+            .filter(|r| *r > 0)
+            .unwrap_or(3),
         inputs: get("--inputs").map_or_else(
             || INPUTS.iter().map(|i| (*i).to_owned()).collect(),
             |t| t.split(',').map(str::to_owned).collect(),
@@ -230,7 +237,14 @@ impl Eltbench {
         loop {
             let status = self.call(reqwest::Method::GET, &format!("/jobs/{job}"), None)?;
             match status["status"].as_str().unwrap_or_default() {
-                "succeeded" => return Ok(started.elapsed().as_secs_f64()),
+                "succeeded" => {
+                    let seconds = started.elapsed().as_secs_f64();
+                    if std::env::args().any(|a| a == "--log") {
+                        let log = self.server.job(job).map(|j| j.log).unwrap_or_default();
+                        eprintln!("  {}", log.join("\n  "));
+                    }
+                    return Ok(seconds);
+                }
                 "failed" | "cancelled" => {
                     let log = self.server.job(job).map(|j| j.log.join("\n"));
                     return Err(format!("eltbench job {job}: {status} {log:?}"));
@@ -318,19 +332,32 @@ fn run() -> Result<()> {
         let file = files.get(input).map(PathBuf::as_path);
         for tool in &opts.tools {
             let target = opts.dir.join(format!("{tool}_{input}.duckdb"));
-            let _ = std::fs::remove_file(&target);
-            let _ = std::fs::remove_file(opts.dir.join(format!("{tool}_{input}.duckdb.wal")));
-            eprintln!("{input} with {tool}...");
-            let outcome = if tool == "eltbench" {
-                let source = Eltbench::source_config(input, file, &pg_url, cluster.port());
-                eltbench
-                    .load(source, &target)
-                    .and_then(|s| count(&target).map(|n| (s, n)))
-            } else {
-                peer(&opts, tool, input, &target, file, &pg_url)
-            };
-            if let Err(e) = &outcome {
-                eprintln!("  {e}");
+            let mut runs = Vec::new();
+            let mut outcome = Err("not run".to_owned());
+            for run in 1..=opts.repeat {
+                let _ = std::fs::remove_file(&target);
+                let _ = std::fs::remove_file(opts.dir.join(format!("{tool}_{input}.duckdb.wal")));
+                eprintln!("{input} with {tool} (run {run} of {})...", opts.repeat);
+                outcome = if tool == "eltbench" {
+                    let source = Eltbench::source_config(input, file, &pg_url, cluster.port());
+                    eltbench
+                        .load(source, &target)
+                        .and_then(|s| count(&target).map(|n| (s, n)))
+                } else {
+                    peer(&opts, tool, input, &target, file, &pg_url)
+                };
+                match &outcome {
+                    Ok((seconds, _)) => runs.push(*seconds),
+                    Err(e) => {
+                        eprintln!("  {e}");
+                        break;
+                    }
+                }
+            }
+            if let Ok((seconds, _)) = &mut outcome {
+                runs.sort_by(f64::total_cmp);
+                *seconds = runs[runs.len() / 2];
+                eprintln!("  seconds: {runs:.2?}, median {seconds:.2}");
             }
             results.insert((input.to_string(), tool.clone()), outcome);
         }
@@ -371,8 +398,8 @@ fn run() -> Result<()> {
 
 fn print_table(opts: &Options, results: &Results) {
     println!(
-        "\n{} rows per input; ratio = tool seconds / eltbench seconds (above 1: eltbench is faster)\n",
-        opts.rows
+        "\n{} rows per input; seconds are the median of {} load(s); ratio = tool seconds / eltbench seconds (above 1: eltbench is faster)\n",
+        opts.rows, opts.repeat
     );
     println!(
         "| input | tool | seconds | rows/s | ratio vs eltbench | rows |\n|---|---|---:|---:|---:|---:|"

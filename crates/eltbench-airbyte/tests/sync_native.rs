@@ -144,3 +144,44 @@ fn a_large_local_csv_is_discovered_from_its_head() {
     assert!(native.by_duckdb);
     assert_eq!(parsed.rows.len(), 60_000);
 }
+
+#[test]
+fn parquet_of_exact_types_loads_natively_with_the_parser_s_values() {
+    let http = HttpFixture::start();
+    let env = Env::start();
+    let path = env.dir.path().join("written.parquet");
+    let conn = duckdb::Connection::open_in_memory().expect("duckdb");
+    conn.execute_batch(&format!(
+        "COPY (SELECT i AS id, 'n ' || i AS \"Name\", i / 4 AS amount, i % 2 = 0 AS ok, \
+           DATE '2024-01-01' + CAST(i AS INTEGER) AS day, TIMESTAMP '2024-01-01 00:00:00.5' + to_seconds(i) AS at, \
+           CASE WHEN i % 3 = 0 THEN NULL ELSE CAST(i AS INTEGER) END AS maybe \
+         FROM range(5000) t(i)) TO '{}' (FORMAT parquet)",
+        path.display()
+    ))
+    .expect("write parquet");
+    let bytes = std::fs::read(&path).expect("read");
+    let (parsed, native) = both(&env, &http, &bytes, "parquet");
+    assert!(native.by_duckdb, "the native path took the file");
+    assert_eq!(parsed.rows.len(), 5000);
+    assert_eq!(
+        parsed.columns[4..],
+        [
+            "id BIGINT",
+            "name VARCHAR",
+            "amount DOUBLE",
+            "ok BOOLEAN",
+            "day DATE",
+            "at TIMESTAMP",
+            "maybe BIGINT"
+        ]
+    );
+    // a decimal column is not exact in DuckDB's reading: the parser loads the file
+    conn.execute_batch(&format!(
+        "COPY (SELECT 1 AS id, CAST(1.25 AS DECIMAL(10, 2)) AS price) TO '{}' (FORMAT parquet)",
+        path.display()
+    ))
+    .expect("write parquet");
+    let bytes = std::fs::read(&path).expect("read");
+    let (_, native) = both(&env, &http, &bytes, "parquet");
+    assert!(!native.by_duckdb);
+}

@@ -81,6 +81,11 @@ impl Printer {
         self.json
     }
 
+    /// Whether `--quiet` asked for no progress or status output.
+    pub fn is_quiet(&self) -> bool {
+        self.quiet
+    }
+
     /// Whether stderr is an interactive terminal (progress bars, colours).
     #[allow(dead_code)]
     pub fn is_terminal(&self) -> bool {

@@ -94,3 +94,27 @@ fn hanging_and_crashing_agents_are_recorded_and_the_job_continues() {
         "the hanging agent's process group was not killed"
     );
 }
+
+#[test]
+fn a_quiet_run_prints_no_progress_and_still_records_the_trial() {
+    let tmp = tempdir();
+    let job = tmp.path().join("job");
+    let output = run(&[
+        "--quiet",
+        "--agent",
+        "command:sh -c 'exit 4'",
+        "--tasks",
+        "twilio",
+        "--job-dir",
+        job.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", text(&output));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        !stderr.contains("twilio"),
+        "progress under --quiet: {stderr}"
+    );
+    assert!(output.stdout.is_empty(), "{}", text(&output));
+    let crashed = result(&job, "twilio__0");
+    assert_eq!(agent_status(&crashed), "crashed", "{crashed:#}");
+}

@@ -146,17 +146,30 @@ impl DuckDbDestination {
         Ok(value)
     }
 
-    /// Lands every staged stream in one transaction; returns rows written per plan.
+    /// Lands every stream (staged, or read by its native `SELECT`) in one
+    /// transaction; returns rows written per plan.
     pub fn commit(
         &self,
         staging: &Staging,
         plans: &[StreamPlan],
         lock_wait: Duration,
         cancel: &CancellationToken,
-    ) -> Result<Vec<u64>, ConnectorError> {
+    ) -> Result<Vec<u64>, CommitError> {
+        let mut native = None;
         self.transaction(&staging.conn, lock_wait, cancel, |conn| {
-            plans.iter().map(|plan| land(conn, plan)).collect()
+            let mut rows = Vec::with_capacity(plans.len());
+            for (i, plan) in plans.iter().enumerate() {
+                match land(conn, plan) {
+                    Ok(n) => rows.push(n),
+                    Err(error) => {
+                        native = plan.native.is_some().then_some(i);
+                        return Err(error);
+                    }
+                }
+            }
+            Ok(rows)
         })
+        .map_err(|error| CommitError { error, native })
     }
 
     /// Deletes every row of the given `(schema, table)`s that exist (reset / clear).
@@ -178,6 +191,14 @@ impl DuckDbDestination {
             Ok(cleared)
         })
     }
+}
+
+/// Why a commit failed; nothing of it reached the file.
+#[derive(Debug)]
+pub struct CommitError {
+    pub error: ConnectorError,
+    /// The plan whose native `SELECT` failed: its connector can read it instead.
+    pub native: Option<usize>,
 }
 
 fn is_lock_error(error: &duckdb::Error) -> bool {

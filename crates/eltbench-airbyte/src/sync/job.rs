@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use tokio::sync::mpsc;
 
 use super::connector::{BatchSink, DiscoveredStream, NativeLoad, ReadRequest, SourceConnector};
-use super::destination::Staging;
+use super::destination::{CommitError, Staging};
 use super::engine::SyncEngine;
 use super::error::ConnectorError;
 use super::modes::StreamPlan;
@@ -45,22 +45,40 @@ pub async fn sync(
     let mut state = engine.state.connection(&job.connection.id);
     let mut staging = Staging::new()?;
     let mut plans = Vec::new();
+    let mut streams = Vec::new();
+    // Native loads the commit reads (kept alive: a download is deleted on drop).
+    let mut natives = Vec::new();
     let mut bytes = BTreeMap::new();
     for configured in &job.streams {
         cancelled(job)?;
         let stream = find_stream(&discovered, configured)?;
         let mut plan = plan(job, &destination.schema, stream, configured, &state)?;
         plan.stage = staging.create(&plan.schema)?;
-        let (staged, read_bytes, native) =
-            read_stream(connector.as_ref(), job, stream, &plan, staging).await?;
+        let (staged, read) = read_stream(connector.as_ref(), job, stream, &plan, staging).await?;
         staging = staged;
-        let how = if native { " (loaded by DuckDB)" } else { "" };
-        log.source(&format!(
-            "Read {} bytes from stream `{}` into staging{how}",
-            read_bytes, configured.name
-        ));
+        let read_bytes = match read {
+            Read::Staged { bytes, native } => {
+                let how = if native { " (loaded by DuckDB)" } else { "" };
+                log.source(&format!(
+                    "Read {bytes} bytes from stream `{}` into staging{how}",
+                    configured.name
+                ));
+                bytes
+            }
+            Read::Deferred(load) => {
+                log.source(&format!(
+                    "Stream `{}`: DuckDB will read its {} bytes in the commit",
+                    configured.name, load.bytes
+                ));
+                plan.native = Some(load.select.clone());
+                let bytes = load.bytes;
+                natives.push(load);
+                bytes
+            }
+        };
         bytes.insert(configured.name.clone(), read_bytes);
         plans.push(plan);
+        streams.push(stream);
     }
     cancelled(job)?;
     let cursors = new_cursors(&staging, &plans)?;
@@ -70,13 +88,38 @@ pub async fn sync(
         destination.path.display(),
         destination.schema
     ));
-    let (staging, rows) = commit(engine, job, destination, staging, plans.clone()).await?;
+    let (staging, rows) = loop {
+        let outcome = commit(engine, job, destination.clone(), staging, plans.clone()).await?;
+        staging = match outcome {
+            (staged, Ok(rows)) => break (staged, rows),
+            (staged, Err(failed)) => match failed.native {
+                Some(i) if !job.cancel.is_cancelled() => {
+                    log.destination(&format!(
+                        "DuckDB could not read stream `{}` natively ({}); its connector reads it instead",
+                        plans[i].stream, failed.error
+                    ));
+                    plans[i].native = None;
+                    let staged =
+                        read_with_connector(connector.as_ref(), job, streams[i], &plans[i], staged)
+                            .await?;
+                    staged.0
+                }
+                _ => return Err(failed.error),
+            },
+        };
+    };
     drop(staging);
+    drop(natives);
     save_state(engine, job, log, &mut state, &plans, cursors);
     let mut streams = BTreeMap::new();
     for (plan, rows) in plans.iter().zip(rows) {
+        let how = if plan.native.is_some() {
+            " (loaded by DuckDB)"
+        } else {
+            ""
+        };
         log.destination(&format!(
-            "Stream `{}`: {rows} records written to {}.{} ({})",
+            "Stream `{}`: {rows} records written to {}.{} ({}){how}",
             plan.stream, plan.target_schema, plan.target_table, plan.mode
         ));
         let bytes = bytes.get(&plan.stream).copied().unwrap_or(0);
@@ -146,6 +189,7 @@ fn plan(
     Ok(StreamPlan {
         stream: stream.name.clone(),
         stage: String::new(),
+        native: None,
         target: super::destination::DuckDbDestination::qualified(&target_schema, &target_table),
         target_schema,
         target_table,
@@ -169,39 +213,88 @@ fn plan(
     })
 }
 
-/// Reads one stream into its staging table; returns the staging area, the bytes
-/// read and whether DuckDB loaded it natively.
+/// How a stream was read.
+enum Read {
+    /// Into its staging table: the bytes read, and whether DuckDB loaded them.
+    Staged { bytes: u64, native: bool },
+    /// Not yet: the commit reads it with DuckDB (full refresh only).
+    Deferred(NativeLoad),
+}
+
+fn request<'a>(
+    job: &'a JobContext,
+    stream: &'a DiscoveredStream,
+    plan: &'a StreamPlan,
+    cursor_value: &'a Option<serde_json::Value>,
+) -> ReadRequest<'a> {
+    let cursor_field = job
+        .streams
+        .iter()
+        .find(|s| s.name == plan.stream)
+        .and_then(|s| s.cursor_field.first());
+    let cursor = match (cursor_field, cursor_value, plan.mode.is_incremental()) {
+        (Some(field), Some(value), true) => Some((field.as_str(), value)),
+        _ => None,
+    };
+    ReadRequest {
+        config: &job.source.configuration,
+        stream,
+        schema: &plan.schema,
+        cursor,
+        cancel: job.cancel.clone(),
+    }
+}
+
+/// Reads one stream: deferred to the commit when DuckDB can load it natively and no
+/// cursor is needed, else into its staging table.
 async fn read_stream(
     connector: &dyn SourceConnector,
     job: &JobContext,
     stream: &DiscoveredStream,
     plan: &StreamPlan,
     staging: Staging,
-) -> Result<(Staging, u64, bool), ConnectorError> {
-    let cursor_field = job
-        .streams
-        .iter()
-        .find(|s| s.name == plan.stream)
-        .and_then(|s| s.cursor_field.first().cloned());
+) -> Result<(Staging, Read), ConnectorError> {
     let cursor_value = plan.cursor_state.clone().map(serde_json::Value::String);
-    let cursor = match (&cursor_field, &cursor_value, plan.mode.is_incremental()) {
-        (Some(field), Some(value), true) => Some((field.as_str(), value)),
-        _ => None,
-    };
-    let request = ReadRequest {
-        config: &job.source.configuration,
-        stream,
-        schema: &plan.schema,
-        cursor,
-        cancel: job.cancel.clone(),
-    };
-    let staging = match connector.native_load(&request).await? {
+    let staging = match connector
+        .native_load(&request(job, stream, plan, &cursor_value))
+        .await?
+    {
+        Some(native) if !plan.mode.is_incremental() => {
+            return Ok((staging, Read::Deferred(native)));
+        }
         Some(native) => match load_natively(staging, &plan.stage, native).await? {
-            (staging, Some(bytes)) => return Ok((staging, bytes, true)),
+            (staging, Some(bytes)) => {
+                return Ok((
+                    staging,
+                    Read::Staged {
+                        bytes,
+                        native: true,
+                    },
+                ));
+            }
             (staging, None) => staging,
         },
         None => staging,
     };
+    let (staging, bytes) = read_with_connector(connector, job, stream, plan, staging).await?;
+    Ok((
+        staging,
+        Read::Staged {
+            bytes,
+            native: false,
+        },
+    ))
+}
+
+/// Reads one stream with its connector's own reader into its staging table.
+async fn read_with_connector(
+    connector: &dyn SourceConnector,
+    job: &JobContext,
+    stream: &DiscoveredStream,
+    plan: &StreamPlan,
+    staging: Staging,
+) -> Result<(Staging, u64), ConnectorError> {
+    let cursor_value = plan.cursor_state.clone().map(serde_json::Value::String);
     let (sender, receiver) = mpsc::channel(8);
     let sink = BatchSink::new(sender, job.cancel.clone());
     let stage = plan.stage.clone();
@@ -209,7 +302,9 @@ async fn read_stream(
         let outcome = staging.consume(&stage, receiver);
         (staging, outcome)
     });
-    let read = connector.read(request, &sink).await;
+    let read = connector
+        .read(request(job, stream, plan, &cursor_value), &sink)
+        .await;
     let (_, read_bytes) = sink.counts();
     drop(sink);
     let (staging, consumed) = consumer
@@ -217,7 +312,7 @@ async fn read_stream(
         .map_err(|e| ConnectorError::Destination(format!("The staging writer stopped: {e}")))?;
     consumed?;
     read?;
-    Ok((staging, read_bytes, false))
+    Ok((staging, read_bytes))
 }
 
 /// Runs a native load into `stage`; the bytes read, or `None` when DuckDB refused
@@ -249,23 +344,24 @@ fn new_cursors(
         .collect()
 }
 
+/// One commit attempt: the staging area back, with the rows per plan or the failure.
 async fn commit(
     engine: &SyncEngine,
     job: &JobContext,
     destination: super::destination::DuckDbDestination,
     staging: Staging,
     plans: Vec<StreamPlan>,
-) -> Result<(Staging, Vec<u64>), ConnectorError> {
+) -> Result<(Staging, Result<Vec<u64>, CommitError>), ConnectorError> {
     let lock = engine.locks.of(&destination.path);
     let lock_wait = engine.options.lock_wait;
     let cancel = job.cancel.clone();
     tokio::task::spawn_blocking(move || {
         let _guard = lock.lock();
         let rows = destination.commit(&staging, &plans, lock_wait, &cancel);
-        rows.map(|rows| (staging, rows))
+        (staging, rows)
     })
     .await
-    .map_err(|e| ConnectorError::Destination(format!("The commit stopped: {e}")))?
+    .map_err(|e| ConnectorError::Destination(format!("The commit stopped: {e}")))
 }
 
 fn save_state(

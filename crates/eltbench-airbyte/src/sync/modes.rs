@@ -19,6 +19,9 @@ pub struct StreamPlan {
     pub stream: String,
     /// The staging table in the in-memory database.
     pub stage: String,
+    /// A native load's `SELECT` the commit reads instead of the staging table (full
+    /// refresh only: nothing is staged, so no cursor is taken from it).
+    pub native: Option<String>,
     pub schema: StreamSchema,
     pub mode: SyncMode,
     /// `"<catalog>"."<schema>"."<table>"` of the final table.
@@ -45,6 +48,8 @@ impl StreamPlan {
                 let q = quote_ident(&c.name);
                 if c.airbyte_type == AirbyteType::Json {
                     format!("CAST({q} AS JSON) AS {q}")
+                } else if self.native.is_some() {
+                    format!("CAST({q} AS {}) AS {q}", stage_type(c.airbyte_type))
                 } else {
                     q
                 }
@@ -88,12 +93,11 @@ impl StreamPlan {
             ),
         ];
         exprs.extend(self.column_exprs());
-        format!(
-            "SELECT {} FROM memory.main.{}{}",
-            exprs.join(", "),
-            quote_ident(&self.stage),
-            self.filter()
-        )
+        let from = match &self.native {
+            Some(select) => format!("({select}) AS native"),
+            None => format!("memory.main.{}", quote_ident(&self.stage)),
+        };
+        format!("SELECT {} FROM {from}{}", exprs.join(", "), self.filter())
     }
 
     /// The largest new cursor value staged (none when no row is newer), as text.
@@ -194,6 +198,7 @@ mod tests {
         StreamPlan {
             stream: "users".into(),
             stage: "stage_0".into(),
+            native: None,
             schema: StreamSchema {
                 columns: vec![
                     ColumnSpec::new("id", AirbyteType::Integer),

@@ -111,7 +111,11 @@ pub fn run(args: RunArgs, printer: &Printer) -> anyhow::Result<ExitCode> {
         spec.k,
         spec.concurrency
     ));
-    let progress: Arc<dyn Progress> = eltbench_harness::progress::for_stderr();
+    let progress: Arc<dyn Progress> = if printer.is_quiet() {
+        Arc::new(eltbench_harness::Silent)
+    } else {
+        eltbench_harness::progress::for_stderr()
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

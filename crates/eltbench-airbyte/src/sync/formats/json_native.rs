@@ -1,63 +1,35 @@
-//! The fast path for JSON Lines files on local disk: DuckDB's `read_json` parses the
-//! lines once (in parallel, every key as a `JSON` column) and SQL infers and casts
-//! exactly as the Rust reader in `json` does (types from the values, `wider` merging,
-//! first-seen key order, typecast failures listed in `_ab_changes`).
+//! The fast path for JSON Lines files on local disk. `json_scan` learns every key's
+//! value kinds in one pass (serde's judgement, on all cores); then DuckDB's
+//! `read_json` loads the file in one parallel scan. When every column held only
+//! values of its own type, the columns are read typed, exactly as DuckDB reads them
+//! itself; otherwise each key is read as `JSON` and cast as `records::Column::json`
+//! casts it, with typecast failures listed in `_ab_changes`.
 //!
-//! Where DuckDB's JSON model and serde's could disagree the SQL refuses the file
-//! instead of guessing (`read_json` fails, or DuckDB's `error()`, so the statement
-//! fails and the Rust reader runs): records that are not objects, duplicate keys,
-//! keys equal but for case, numbers whose decimal text serde rounds or prints
-//! differently (16+ digits, exponents, `-0`), `\u` surrogate escapes, strings in
-//! typed columns, floats, objects or arrays in string columns. Schemas with JSON
-//! columns are never native. The text scan runs once per file: a load of a file that
-//! `infer` found clean, unchanged since (size, mtime), skips it. This module builds SQL
-//! text and reads query results; it never writes a table.
+//! Whatever DuckDB's JSON model and serde's could disagree on is refused before any
+//! SQL runs (see `json_scan`), as are strings in typed columns and floats, objects
+//! or arrays in string columns; the Rust reader then reads the file. A file scanned
+//! at discovery and unchanged since (size, mtime) is not scanned again by the load.
+//! This module builds SQL text; it never writes a table.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::SystemTime;
 
-use duckdb::Connection;
 use serde_json::json;
 
-use super::wider;
+use super::json_scan::{self, Kinds, Scan};
 use crate::sync::naming::{quote_ident, quote_literal};
 use crate::sync::records::CHANGES_COLUMN;
 use crate::sync::typing::{AirbyteType, ColumnSpec, StreamSchema};
 
-/// A quick superset of [`risky_text`] (17+ digit-or-dot runs, digits before an
-/// exponent, a `-0` prefix, surrogate escapes), so most records skip the exact pattern.
-const MAYBE_RISKY: &str = r"[0-9.]{17}|[0-9][eE][-+0-9]|[:,\[]\s*-0|\\u[dD][89a-fA-F]";
-
-/// A record whose raw text holds a number serde and DuckDB may read or print
-/// differently: a decimal with 16+ digits (serde's parse is only exact below), a 20+
-/// digit integer (beyond u64), an exponent, `-0` / `-0.0` (a float to serde); or a
-/// `\u` escape of a UTF-16 surrogate (serde rejects lone ones).
-fn risky_text() -> String {
-    let mut numbers = vec![r"[0-9]{16,}\.".to_owned(), "[0-9]{20}".to_owned()];
-    numbers.extend((1..16).map(|a| format!(r"[0-9]{{{a}}}\.[0-9]{{{}}}", 16 - a)));
-    format!(
-        r"[:,\[]\s*(-?({})|-?[0-9][0-9.]*[eE]|-0(\.0*)?\s*[,}}\]])|\\u[dD][89a-fA-F]",
-        numbers.join("|")
-    )
-}
-
 const REFUSED: &str = "eltbench: this JSON needs the Rust reader";
 
-fn lines(path: &Path) -> String {
-    format!(
-        "read_json_objects({}, format = 'newline_delimited')",
-        quote_literal(&path.to_string_lossy())
-    )
-}
-
-/// `read_json` of `keys` as JSON columns (fails on duplicate keys, records that are
-/// not objects, and keys equal but for case).
-fn records(path: &Path, keys: &[&str]) -> String {
-    let columns: Vec<String> = keys
+/// `read_json` of `columns` (key, DuckDB type).
+fn records(path: &Path, columns: &[(&str, &str)]) -> String {
+    let columns: Vec<String> = columns
         .iter()
-        .map(|k| format!("{}: 'JSON'", quote_literal(k)))
+        .map(|(k, ty)| format!("{}: {}", quote_literal(k), quote_literal(ty)))
         .collect();
     format!(
         "read_json({}, format = 'newline_delimited', records = true, columns = {{{}}})",
@@ -66,162 +38,119 @@ fn records(path: &Path, keys: &[&str]) -> String {
     )
 }
 
-/// A scalar that is true when no line has risky text, and fails otherwise.
-fn clean_text(path: &Path) -> String {
-    format!(
-        "(SELECT CASE WHEN count(*) = 0 THEN true ELSE error({}) END FROM (SELECT 1 FROM {} WHERE regexp_matches(json, {}) AND regexp_matches(json, {}) LIMIT 1))",
-        quote_literal(REFUSED),
-        lines(path),
-        quote_literal(MAYBE_RISKY),
-        quote_literal(&risky_text())
-    )
+/// Infers the stream schema of a local JSON Lines file as the Rust reader would;
+/// `None` when the file needs the Rust reader.
+pub fn infer(path: &Path) -> Option<StreamSchema> {
+    let scan = scanned(path)?;
+    let columns = scan
+        .columns
+        .iter()
+        .map(|(key, kinds)| ColumnSpec::new(key, kinds.airbyte_type()))
+        .collect();
+    Some(StreamSchema { columns })
 }
 
-/// Infers the stream schema of a local JSON Lines file with DuckDB; `None` when DuckDB
-/// rejects the file or the native path cannot guarantee the Rust reader's answer.
-pub fn infer(conn: &Connection, path: &Path) -> Option<StreamSchema> {
-    let before = stamp(path)?;
-    let schema = infer_unchecked(conn, path)?;
-    if stamp(path) == Some(before)
-        && let Ok(mut verified) = VERIFIED.lock()
-    {
-        verified.insert(path.to_path_buf(), before);
-    }
-    Some(schema)
-}
+/// Scans of files, with their size and modification time then: a load of the same
+/// unchanged file reuses the scan its discovery made.
+static SCANNED: Mutex<BTreeMap<PathBuf, (Stamp, Scan)>> = Mutex::new(BTreeMap::new());
 
-/// Files whose text `infer` found clean, with their size and modification time then:
-/// the load of the same unchanged file skips the text scan.
-static VERIFIED: Mutex<BTreeMap<PathBuf, (u64, SystemTime)>> = Mutex::new(BTreeMap::new());
+/// A file's size and modification time.
+type Stamp = (u64, SystemTime);
 
-fn stamp(path: &Path) -> Option<(u64, SystemTime)> {
+fn stamp(path: &Path) -> Option<Stamp> {
     let meta = std::fs::metadata(path).ok()?;
     Some((meta.len(), meta.modified().ok()?))
 }
 
-/// The guard of a load: nothing when `infer` verified this very file, else the scan.
-fn load_guard(path: &Path) -> String {
-    let verified = VERIFIED
-        .lock()
-        .ok()
-        .and_then(|v| v.get(path).copied())
-        .is_some_and(|seen| stamp(path) == Some(seen));
-    if verified {
-        "true".to_owned()
-    } else {
-        clean_text(path)
+/// The scan of `path`: remembered when the file is unchanged, else read now.
+fn scanned(path: &Path) -> Option<Scan> {
+    let before = stamp(path)?;
+    let remembered = SCANNED.lock().ok().and_then(|all| {
+        all.get(path)
+            .filter(|(seen, _)| *seen == before)
+            .map(|(_, scan)| scan.clone())
+    });
+    if remembered.is_some() {
+        return remembered;
     }
-}
-
-fn infer_unchecked(conn: &Connection, path: &Path) -> Option<StreamSchema> {
-    let keys = first_seen_keys(conn, path)?;
-    if keys.is_empty() {
-        return None;
-    }
-    let names: Vec<&str> = keys.iter().map(String::as_str).collect();
-    let aggregates: Vec<String> = names
-        .iter()
-        .map(|k| {
-            format!(
-                "to_json(list_distinct(list(json_type({}))))",
-                quote_ident(k)
-            )
-        })
-        .collect();
-    let sql = format!(
-        "SELECT {} FROM {} WHERE {}",
-        aggregates.join(", "),
-        records(path, &names),
-        clean_text(path)
-    );
-    let types: Vec<String> = conn
-        .query_row(&sql, [], |row| {
-            (0..keys.len())
-                .map(|i| row.get::<_, String>(i))
-                .collect::<Result<Vec<_>, _>>()
-        })
-        .ok()?;
-    let columns = keys
-        .iter()
-        .zip(types)
-        .map(|(key, seen)| {
-            let seen: Vec<String> = serde_json::from_str(&seen).ok()?;
-            Some(ColumnSpec::new(key, merged_type(&seen)?))
-        })
-        .collect::<Option<Vec<_>>>()?;
-    Some(StreamSchema { columns })
-}
-
-/// Every key in the order serde's `preserve_order` maps first meet them.
-fn first_seen_keys(conn: &Connection, path: &Path) -> Option<Vec<String>> {
-    let distinct = format!(
-        "SELECT DISTINCT CAST(to_json(json_keys(json)) AS VARCHAR) FROM {}",
-        lines(path)
-    );
-    let lists = key_lists(conn, &distinct)?;
-    let lists = if lists.len() > 1 {
-        let ordered = format!(
-            "SELECT CAST(to_json(ks) AS VARCHAR) FROM (SELECT row_number() OVER () AS r, json_keys(json) AS ks FROM {}) GROUP BY ks ORDER BY min(r)",
-            lines(path)
-        );
-        key_lists(conn, &ordered)?
-    } else {
-        lists
-    };
-    let mut keys: Vec<String> = Vec::new();
-    for key in lists.into_iter().flatten() {
-        if !keys.contains(&key) {
-            keys.push(key);
+    let scan = json_scan::scan_file(path)?;
+    if stamp(path) == Some(before)
+        && let Ok(mut all) = SCANNED.lock()
+    {
+        // downloads get fresh paths: forget old scans rather than grow without end
+        if all.len() >= 256 {
+            all.clear();
         }
+        all.insert(path.to_path_buf(), (before, scan.clone()));
     }
-    Some(keys)
-}
-
-fn key_lists(conn: &Connection, sql: &str) -> Option<Vec<Vec<String>>> {
-    let mut stmt = conn.prepare(sql).ok()?;
-    let rows = stmt.query_map([], |row| row.get::<_, String>(0)).ok()?;
-    rows.map(|row| serde_json::from_str(&row.ok()?).ok())
-        .collect()
-}
-
-/// The Airbyte type of a column whose values had these DuckDB JSON types.
-fn merged_type(seen: &[String]) -> Option<AirbyteType> {
-    let mut merged: Option<AirbyteType> = None;
-    for ty in seen {
-        let this = match ty.as_str() {
-            "NULL" => continue,
-            "BOOLEAN" => AirbyteType::Boolean,
-            "BIGINT" | "UBIGINT" => AirbyteType::Integer,
-            "DOUBLE" => AirbyteType::Number,
-            "VARCHAR" => AirbyteType::String,
-            "OBJECT" | "ARRAY" => AirbyteType::Json,
-            _ => return None,
-        };
-        merged = Some(merged.map_or(this, |m| wider(m, this)));
-    }
-    Some(merged.unwrap_or(AirbyteType::String))
+    Some(scan)
 }
 
 /// `SELECT` of `schema`'s columns, then `_ab_changes`, from the JSON Lines file at
-/// `path`; `None` when a column's type or name needs the Rust reader.
+/// `path`; `None` when the file or a column needs the Rust reader.
 pub fn select_sql(path: &Path, schema: &StreamSchema) -> Option<String> {
-    let native_types = [
-        AirbyteType::String,
-        AirbyteType::Integer,
-        AirbyteType::Number,
-        AirbyteType::Boolean,
-    ];
-    let usable = schema
-        .columns
-        .iter()
-        .all(|c| native_types.contains(&c.airbyte_type));
-    if !usable || schema.columns.is_empty() {
+    if schema.columns.is_empty() {
         return None;
     }
-    let keys: Vec<&str> = schema
+    let scan = scanned(path)?;
+    let mut pure = true;
+    for column in &schema.columns {
+        let kinds = scan.kinds(&column.source_name);
+        let (own, refused) = match column.airbyte_type {
+            AirbyteType::Integer => (Kinds::INT, Kinds::STRING),
+            AirbyteType::Number => (Kinds::INT | Kinds::UINT | Kinds::FLOAT, Kinds::STRING),
+            AirbyteType::Boolean => (Kinds::BOOL, Kinds::STRING),
+            AirbyteType::String => (Kinds::STRING, Kinds::FLOAT | Kinds::OBJECT | Kinds::ARRAY),
+            _ => return None,
+        };
+        if kinds.any(refused) {
+            return None;
+        }
+        pure &= kinds.only(own | Kinds::NULL);
+    }
+    Some(if pure {
+        typed_select(path, schema)
+    } else {
+        cast_select(path, schema)
+    })
+}
+
+/// Every column held only values of its type: DuckDB reads them typed, as its own
+/// `read_json` would, and no value can fail a typecast.
+fn typed_select(path: &Path, schema: &StreamSchema) -> String {
+    let columns: Vec<(&str, &str)> = schema
         .columns
         .iter()
-        .map(|c| c.source_name.as_str())
+        .map(|c| (c.source_name.as_str(), c.airbyte_type.duckdb_type()))
+        .collect();
+    let mut outer: Vec<String> = schema
+        .columns
+        .iter()
+        .map(|c| {
+            format!(
+                "{} AS {}",
+                quote_ident(&c.source_name),
+                quote_ident(&c.name)
+            )
+        })
+        .collect();
+    outer.push(format!(
+        "CAST(NULL AS VARCHAR) AS {}",
+        quote_ident(CHANGES_COLUMN)
+    ));
+    format!(
+        "SELECT {} FROM {}",
+        outer.join(", "),
+        records(path, &columns)
+    )
+}
+
+/// Every key read as `JSON`, then cast with its JSON type as the Rust reader casts.
+fn cast_select(path: &Path, schema: &StreamSchema) -> String {
+    let columns: Vec<(&str, &str)> = schema
+        .columns
+        .iter()
+        .map(|c| (c.source_name.as_str(), "JSON"))
         .collect();
     let mut typed = Vec::new();
     let mut cast = Vec::new();
@@ -247,14 +176,13 @@ pub fn select_sql(path: &Path, schema: &StreamSchema) -> Option<String> {
         changes.join(", "),
         quote_ident(CHANGES_COLUMN)
     ));
-    Some(format!(
-        "SELECT {} FROM (SELECT {} FROM (SELECT {} FROM {} WHERE {}))",
+    format!(
+        "SELECT {} FROM (SELECT {} FROM (SELECT {} FROM {}))",
         outer.join(", "),
         cast.join(", "),
         typed.join(", "),
-        records(path, &keys),
-        load_guard(path)
-    ))
+        records(path, &columns)
+    )
 }
 
 /// The SQL giving a column's value of type `airbyte` from JSON `value` of JSON type
@@ -291,7 +219,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.jsonl");
         std::fs::write(&path, text).unwrap();
-        infer(&Connection::open_in_memory().unwrap(), &path)
+        infer(&path)
     }
 
     #[test]
@@ -339,16 +267,34 @@ mod tests {
     }
 
     #[test]
-    fn json_columns_are_not_native() {
-        let schema = StreamSchema {
+    fn clean_columns_are_read_typed_and_mixed_ones_cast() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |name: &str, text: &str| {
+            let path = dir.path().join(name);
+            std::fs::write(&path, text).unwrap();
+            path
+        };
+        let json = StreamSchema {
             columns: vec![ColumnSpec::new("o", AirbyteType::Json)],
         };
-        assert!(select_sql(Path::new("x"), &schema).is_none());
-        let plain = StreamSchema {
-            columns: vec![ColumnSpec::new("it's \"q\"", AirbyteType::Integer)],
-        };
-        let sql = select_sql(Path::new("/d/x.jsonl"), &plain).unwrap();
-        assert!(sql.contains("columns = {'it''s \"q\"': 'JSON'}"), "{sql}");
-        assert!(sql.contains("\"it's \"\"q\"\"\" AS _v0"), "{sql}");
+        assert!(select_sql(&write("o.jsonl", "{\"o\":{}}\n"), &json).is_none());
+        let plain = write(
+            "p.jsonl",
+            "{\"it's \\\"q\\\"\":1}\n{\"it's \\\"q\\\"\":null}\n",
+        );
+        let schema = infer(&plain).unwrap();
+        let sql = select_sql(&plain, &schema).unwrap();
+        assert!(sql.contains("columns = {'it''s \"q\"': 'BIGINT'}"), "{sql}");
+        let mixed = write("m.jsonl", "{\"a\":1}\n{\"a\":true}\n");
+        let schema = infer(&mixed).unwrap();
+        assert_eq!(schema.columns[0].airbyte_type, AirbyteType::String);
+        let sql = select_sql(&mixed, &schema).unwrap();
+        assert!(
+            sql.contains("columns = {'a': 'JSON'}") && sql.contains("AS _v0"),
+            "{sql}"
+        );
+        let float_in_string = write("f.jsonl", "{\"a\":\"x\"}\n{\"a\":2.5}\n");
+        let schema = infer(&float_in_string).unwrap();
+        assert!(select_sql(&float_in_string, &schema).is_none());
     }
 }

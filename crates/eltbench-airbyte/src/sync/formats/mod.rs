@@ -8,15 +8,18 @@ mod csv;
 mod csv_native;
 mod json;
 mod json_native;
+mod json_scan;
 #[cfg(test)]
 mod native_equality;
-mod parquet;
+pub mod parquet;
+mod parquet_native;
 
 use bytes::Bytes;
 
 pub use self::csv::CsvOptions;
 pub use self::csv_native::select_sql as native_csv_select;
 pub use self::json_native::{infer as native_json_infer, select_sql as native_json_select};
+pub use self::parquet_native::select_sql as native_parquet_select;
 
 use super::connector::BatchSink;
 use super::error::ConnectorError;

@@ -11,6 +11,7 @@ use duckdb::arrow::datatypes::DataType;
 use duckdb::arrow::record_batch::RecordBatch;
 use duckdb::arrow::util::display::{ArrayFormatter, FormatOptions};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use parquet::file::reader::ChunkReader;
 use serde_json::json;
 
 use super::Extras;
@@ -30,7 +31,16 @@ fn builder(
 
 /// The file's columns with their mapped types.
 pub fn infer(bytes: &Bytes, name: &str) -> Result<StreamSchema, ConnectorError> {
-    let builder = builder(bytes, name)?;
+    infer_from(bytes.clone(), name)
+}
+
+/// The columns of a Parquet file read through `reader` (only its footer is read).
+pub fn infer_from<R: ChunkReader + 'static>(
+    reader: R,
+    name: &str,
+) -> Result<StreamSchema, ConnectorError> {
+    let builder = ParquetRecordBatchReaderBuilder::try_new(reader)
+        .map_err(|e| ConnectorError::Data(format!("Could not read Parquet file {name}: {e}")))?;
     Ok(StreamSchema {
         columns: builder
             .schema()

@@ -1,9 +1,10 @@
 //! source-file (`airbyte_source_file`): one stream, `dataset_name`, read from a URL
 //! over HTTP(S) or from a local path, in csv, json, jsonl or parquet `format`
 //! (`reader_options` may set the CSV `sep`). Like source-file it offers full refresh
-//! only; CSV columns are strings and pandas' NA strings are null. A local file is
-//! discovered from its head (CSV) or by DuckDB (JSON Lines) and loaded by DuckDB's
-//! `read_csv` / `read_json_objects` when the native paths accept it (the parsers in
+//! only; CSV columns are strings and pandas' NA strings are null. A local file (or a
+//! downloaded copy) is discovered from its head (CSV), one parallel scan (JSON Lines)
+//! or its footer, and read by DuckDB's `read_csv` / `read_json` / `read_parquet`
+//! straight into the destination when the native paths accept it (the parsers in
 //! `formats` otherwise, with the same results).
 
 use async_trait::async_trait;
@@ -21,6 +22,7 @@ use crate::sync::connector::{
 use crate::sync::error::ConnectorError;
 use crate::sync::formats::{
     CsvOptions, FileFormat, native_csv_select, native_json_infer, native_json_select,
+    native_parquet_select,
 };
 use crate::sync::typing::StreamSchema;
 use std::sync::Arc;
@@ -87,8 +89,8 @@ fn local_path(config: &FileConfig) -> Option<PathBuf> {
         .then(|| PathBuf::from(config.url.strip_prefix("file://").unwrap_or(&config.url)))
 }
 
-/// The schema of a file on disk without parsing all of it in Rust (CSV: its head;
-/// JSON Lines: DuckDB); `None`: infer from the whole file.
+/// The schema of a file on disk without parsing all of it (CSV: its head; JSON
+/// Lines: one parallel scan; Parquet: its footer); `None`: infer from the bytes.
 async fn local_schema(config: &FileConfig, path: PathBuf) -> Option<StreamSchema> {
     let (format, url) = (config.format.clone(), config.url.clone());
     let work = move || match format {
@@ -97,22 +99,22 @@ async fn local_schema(config: &FileConfig, path: PathBuf) -> Option<StreamSchema
             let larger = (head.len() as u64) < size;
             larger.then(|| options.infer_head(&head, &url)).flatten()
         }
-        FileFormat::Jsonl | FileFormat::Json => {
-            let conn = duckdb::Connection::open_in_memory().ok()?;
-            native_json_infer(&conn, &path)
+        FileFormat::Jsonl | FileFormat::Json => native_json_infer(&path),
+        FileFormat::Parquet => {
+            let file = std::fs::File::open(&path).ok()?;
+            crate::sync::formats::parquet::infer_from(file, &url).ok()
         }
-        FileFormat::Parquet => None,
     };
     tokio::task::spawn_blocking(work).await.ok().flatten()
 }
 
-/// A temporary copy of a downloaded file for DuckDB (CSV and JSON Lines only:
-/// `None` for other formats or when it cannot be written).
+/// A temporary copy of a downloaded file for DuckDB (`None` when it cannot be
+/// written).
 async fn download(config: &FileConfig, bytes: &Bytes) -> Option<TempFile> {
     let suffix = match config.format {
         FileFormat::Csv(_) => ".csv",
         FileFormat::Jsonl | FileFormat::Json => ".jsonl",
-        FileFormat::Parquet => return None,
+        FileFormat::Parquet => ".parquet",
     };
     let bytes = bytes.clone();
     tokio::task::spawn_blocking(move || TempFile::write(&bytes, suffix).ok())
@@ -177,9 +179,6 @@ impl SourceConnector for FileConnector {
         request: &ReadRequest<'_>,
     ) -> Result<Option<NativeLoad>, ConnectorError> {
         let config = parse_config(request.config)?;
-        if config.format == FileFormat::Parquet {
-            return Ok(None);
-        }
         let (path, file) = match local_path(&config) {
             Some(path) => (path, None),
             None => {
@@ -189,20 +188,35 @@ impl SourceConnector for FileConnector {
                 (file.path.clone(), Some(Arc::new(file)))
             }
         };
-        let Ok((head, bytes)) = read_head(&path) else {
+        let (format, url, schema) = (
+            config.format.clone(),
+            config.url.clone(),
+            request.schema.clone(),
+        );
+        // Reads the file's head, footer or (JSON Lines, unless discovery did) all of it.
+        let planned = tokio::task::spawn_blocking(move || {
+            let Ok((head, bytes)) = read_head(&path) else {
+                return Ok(None);
+            };
+            let select = match &format {
+                FileFormat::Csv(options) => {
+                    let names = options.header_names(&head, &url)?;
+                    native_csv_select(options, &path, &names, &schema)
+                }
+                FileFormat::Jsonl | FileFormat::Json if !head.starts_with(b"\xef\xbb\xbf") => {
+                    native_json_select(&path, &schema)
+                }
+                FileFormat::Parquet => native_parquet_select(&path, &schema),
+                _ => None,
+            };
+            Ok(select.map(|select| (select, bytes)))
+        })
+        .await
+        .map_err(|e| ConnectorError::Data(format!("Reading {} stopped: {e}", config.url)))?;
+        let Some((select, bytes)) = planned? else {
             return Ok(None);
         };
-        let select = match &config.format {
-            FileFormat::Csv(options) => {
-                let names = options.header_names(&head, &config.url)?;
-                native_csv_select(options, &path, &names, request.schema)
-            }
-            FileFormat::Jsonl | FileFormat::Json if !head.starts_with(b"\xef\xbb\xbf") => {
-                native_json_select(&path, request.schema)
-            }
-            _ => None,
-        };
-        Ok(select.map(|select| NativeLoad {
+        Ok(Some(NativeLoad {
             select,
             bytes,
             download: file,
