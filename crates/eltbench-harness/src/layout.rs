@@ -176,11 +176,21 @@ pub(crate) fn create_dir(path: &Path) -> Result<(), HarnessError> {
     fs::create_dir_all(path).map_err(|e| HarnessError::io(path, e))
 }
 
-/// Removes `path` and everything in it, if it exists.
+/// Removes `path` and everything in it, if it exists. A process that was
+/// still writing there as it went (a server shutting down) makes the removal
+/// fail with "directory not empty": it is tried again a few times.
 pub(crate) fn remove_dir(path: &Path) -> Result<(), HarnessError> {
-    match fs::remove_dir_all(path) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(HarnessError::io(path, e)),
-        _ => Ok(()),
+    let mut tries = 0;
+    loop {
+        match fs::remove_dir_all(path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::DirectoryNotEmpty && tries < 10 => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+            Err(e) => return Err(HarnessError::io(path, e)),
+            Ok(()) => return Ok(()),
+        }
     }
 }
 

@@ -17,6 +17,7 @@ mod bar;
 mod error;
 mod jobfile;
 mod layout;
+mod leftovers;
 pub mod oracle;
 mod plan;
 pub mod progress;

@@ -1,6 +1,7 @@
 //! Picking a job up where it stopped: a trial with `result.json` is done
 //! and kept; a trial directory without one was interrupted and is deleted
-//! so the trial reruns from scratch; `results.jsonl` is rebuilt from the
+//! (after stopping whatever the killed run left working in it) so the trial
+//! reruns from scratch; `results.jsonl` is rebuilt from the
 //! `result.json` files so it never holds a duplicate or a torn line.
 //!
 //! Only planned trial directories are touched; anything else in `trials/`
@@ -9,6 +10,10 @@
 use std::collections::BTreeMap;
 
 use crate::layout::{create_dir, read_json, remove_dir, write_atomic};
+use crate::leftovers::stop_leftovers;
+
+/// How long leftovers of an interrupted trial get to shut down before SIGKILL.
+const LEFTOVER_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
 use crate::{HarnessError, JobDir, TrialId, TrialRecord};
 
 /// The finished trials of a job, by id.
@@ -20,7 +25,11 @@ pub(crate) fn prepare(dir: &JobDir, planned: &[TrialId]) -> Result<Records, Harn
     create_dir(&dir.trials())?;
     let records = load(dir, planned)?;
     for id in planned.iter().filter(|id| !records.contains_key(id)) {
-        remove_dir(dir.trial(id).path())?;
+        let trial = dir.trial(id);
+        // a killed run may have left its PostgreSQL server (or dbt, or the
+        // agent) working in there: stop it before the directory goes
+        stop_leftovers(trial.path(), LEFTOVER_GRACE);
+        remove_dir(trial.path())?;
     }
     rebuild_results(dir, &records)?;
     Ok(records)

@@ -63,7 +63,7 @@ mod wrapper;
 pub use bwrap::BWRAP_VAR;
 pub use error::SandboxError;
 pub use limit::{LimitHit, Stats, classify};
-pub use prepare::{NOT_ASKED, Prepared, expected_mode, prepare};
+pub use prepare::{NOT_ASKED, Prepared, disk_usage, expected_mode, prepare};
 pub use report::{Mode, Sandboxed};
 pub use spec::{Limits, SandboxSpec};
 pub use supervise::{Guard, Outcome};

@@ -78,15 +78,26 @@ pub fn prepare<S: AsRef<OsStr>>(
     warnings.sort();
     let sandboxed = Sandboxed { mode, warnings };
     warn_loudly(&sandboxed);
-    let disk_roots: Vec<PathBuf> = std::iter::once(spec.workspace.clone())
-        .chain(spec.writable.iter().cloned())
-        .collect();
-    let guard = Guard::new(cgroups, net, spec.limits, disk_roots);
+    let guard = Guard::new(cgroups, net, spec.limits, disk_roots(&spec));
     Ok(Prepared {
         command,
         sandboxed,
         guard,
     })
+}
+
+/// The directories whose growth counts as disk written: the workspace and the
+/// writable paths.
+fn disk_roots(spec: &SandboxSpec) -> Vec<PathBuf> {
+    std::iter::once(spec.workspace.clone())
+        .chain(spec.writable.iter().cloned())
+        .collect()
+}
+
+/// Bytes held now by the directories a run under `spec` may write (what its disk
+/// limit measures growth of).
+pub fn disk_usage(spec: &SandboxSpec) -> u64 {
+    crate::disk::usage(&disk_roots(spec))
 }
 
 /// The bwrap binary when `isolate` and it works, else why there is no sandbox.

@@ -129,6 +129,11 @@ impl Guard {
         self.kill_all();
     }
 
+    /// CPU time of every process of the run so far (cgroup cpuacct), when measured.
+    pub fn cpu(&self) -> Option<Duration> {
+        self.cgroups.cpu()
+    }
+
     /// SIGKILLs every process still in the run's cgroups.
     pub fn kill_all(&self) {
         self.cgroups.kill_all();

@@ -4,7 +4,8 @@
 //! syncing twice fails it with doubled counts; HTTP 429/500 are retried; an
 //! unparseable reply is a step with a parse error; an API that keeps failing
 //! is recorded as the agent's error; a Bash action runs in the trial's
-//! sandbox, where the suite's ground truth does not exist.
+//! sandbox, where the suite's ground truth does not exist, and a limit hit
+//! there ends the trial with status `limit`.
 
 mod run_support;
 
@@ -110,6 +111,16 @@ fn run_script(
     then: Option<Reply>,
     retries: &str,
 ) -> (tempfile::TempDir, Value, MockLlm) {
+    run_script_with(script, then, retries, &[])
+}
+
+/// [`run_script`] with more `eltbench run` arguments.
+fn run_script_with(
+    script: Vec<Reply>,
+    then: Option<Reply>,
+    retries: &str,
+    more: &[&str],
+) -> (tempfile::TempDir, Value, MockLlm) {
     let mock = MockLlm::start(script, then);
     let tmp = tempdir();
     let job = tmp.path().join("job");
@@ -125,6 +136,7 @@ fn run_script(
             "amplitude",
         ])
         .args(["--timeout", "5m", "--job-dir", job.to_str().unwrap()])
+        .args(more)
         .output()
         .unwrap();
     assert!(output.status.success(), "{}", text(&output));
@@ -218,4 +230,19 @@ fn a_bash_action_runs_sandboxed_and_cannot_read_the_ground_truth() {
     assert!(!observation.contains(&gt_row), "gt leaked: {observation}");
     assert!(observation.contains("No such file"), "{observation}");
     assert!(observation.contains("key=\n"), "{observation}");
+}
+
+#[test]
+fn a_limit_hit_in_a_bash_action_ends_the_trial() {
+    let hog = bash(r#"a=xxxxxxxxxxxxxxxx; while :; do a="$a$a"; done"#);
+    let script = vec![hog, bash("echo never-ran"), terminate()];
+    let (tmp, record, mock) = run_script_with(script, None, "1", &["--mem", "256M"]);
+    assert_eq!(agent_status(&record), "limit", "{record:#}");
+    assert_eq!(record["agent"]["limit"], "memory", "{record:#}");
+    assert_eq!(mock.requests().len(), 1, "the agent stopped at the limit");
+    let trajectory = trajectory(tmp.path());
+    let steps = trajectory["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), 1, "{trajectory:#}");
+    let observation = steps[0]["observation"].as_str().unwrap_or("");
+    assert!(observation.contains("memory over 256 MiB"), "{observation}");
 }

@@ -87,6 +87,15 @@ pub(super) async fn run(
         kill_group(pid);
         let _ = child.wait().await;
     }
+    // A command the kernel stopped at a limit (an OOM kill, a refused fork) may
+    // exit before the next check: one last look tells it apart from a failure.
+    let ending = match (ending, watch.as_deref()) {
+        (Ending::Exited(status), Some(watch)) => match watch.check(started.elapsed()) {
+            Some(hit) => Ending::Limit(hit),
+            None => Ending::Exited(status),
+        },
+        (ending, _) => ending,
+    };
     if let Some(watch) = &watch {
         watch.kill_all();
     }
@@ -334,5 +343,55 @@ mod tests {
             "{out}"
         );
         assert!(shell.killed.load(std::sync::atomic::Ordering::SeqCst));
+    }
+
+    /// Reports a limit once the command has written `marker` (its last act).
+    #[derive(Debug)]
+    struct MarkerShell(std::path::PathBuf);
+
+    struct MarkerWatch(std::path::PathBuf);
+
+    impl ShellWatch for MarkerWatch {
+        fn check(&self, _elapsed: Duration) -> Option<String> {
+            self.0.exists().then(|| "memory over 1 MiB".to_owned())
+        }
+        fn kill_all(&self) {}
+    }
+
+    impl Shell for MarkerShell {
+        fn prepare(&self, request: ShellRequest<'_>) -> Result<ShellProcess, String> {
+            let mut process = DirectShell.prepare(request)?;
+            process.watch = Some(Box::new(MarkerWatch(self.0.clone())));
+            Ok(process)
+        }
+    }
+
+    #[tokio::test]
+    async fn a_limit_found_after_the_command_exited_still_counts() {
+        let dir = tempfile::tempdir().unwrap();
+        let env = command_env(&BTreeMap::new(), |_| false);
+        let marker = dir.path().join("oom-killed");
+        // the kernel ended it (say, an OOM kill) before the watch looked
+        let out = run(
+            &MarkerShell(marker.clone()),
+            dir.path(),
+            &env,
+            &format!("echo quick; touch {}", marker.display()),
+            &budget(Duration::from_secs(60)),
+        )
+        .await;
+        assert!(
+            out.starts_with("quick\n[limit: memory over 1 MiB;"),
+            "{out}"
+        );
+        let clean = run(
+            &MarkerShell(dir.path().join("never")),
+            dir.path(),
+            &env,
+            "echo quick",
+            &budget(Duration::from_secs(60)),
+        )
+        .await;
+        assert_eq!(clean, "quick\n[exit code: 0]");
     }
 }

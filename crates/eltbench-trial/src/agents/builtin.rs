@@ -4,13 +4,15 @@
 //! key goes to the HTTP client only, which also strips it from the agent's
 //! command environment and from every text it records. Every Bash action
 //! runs in the trial's sandbox ([`SandboxShell`]) with the sandbox's explicit
-//! environment; the SQL and table actions open the warehouse from the
-//! harness's side (they run no agent code).
+//! environment, and the sandbox's limits hold for the whole trial (a hit ends
+//! it with status `limit`); the SQL and table actions open the warehouse from
+//! the harness's side (they run no agent code).
 
 use std::sync::Arc;
 
 use eltbench_agent::llm::{AnthropicClient, ApiKey, LlmClient, OpenAiClient, RetryPolicy};
-use eltbench_agent::{Agent, BuiltinAgent};
+use eltbench_agent::{Agent, BuiltinAgent, Outcome};
+use eltbench_harness::AgentStatus;
 use eltbench_sandbox::Mode;
 
 use super::record::status_of;
@@ -52,14 +54,28 @@ impl Builtin {
 #[async_trait::async_trait]
 impl TrialAgent for Builtin {
     async fn run(&self, input: AgentInput) -> AgentRun {
-        let shell = Arc::new(SandboxShell::new(input.sandbox.clone()));
         let mut ctx = input.ctx;
+        // A limit hit stops this agent only (never the job's token).
+        ctx.cancel = ctx.cancel.child_token();
+        let shell = Arc::new(SandboxShell::new(input.sandbox.clone(), ctx.cancel.clone()));
         ctx.env = input.sandbox.env.clone();
         ctx.shell = shell.clone();
-        let trajectory = self.agent.run(ctx).await;
+        let mut trajectory = self.agent.run(ctx).await;
         let mode = shell.mode();
+        let status = match shell.limit_hit() {
+            Some((hit, detail)) => {
+                let detail = format!("{detail}; the trial ended");
+                let message = format!("limit: {} ({detail})", hit.name());
+                trajectory.outcome = Outcome::Error { message };
+                AgentStatus::Limit {
+                    limit: hit.name().to_owned(),
+                    detail,
+                }
+            }
+            None => status_of(&trajectory.outcome),
+        };
         AgentRun {
-            status: status_of(&trajectory.outcome),
+            status,
             trajectory,
             sandboxed: Some(mode == Mode::Bubblewrap),
             sandbox_mode: Some(mode.label()),
