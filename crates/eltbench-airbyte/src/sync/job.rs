@@ -46,8 +46,8 @@ pub async fn sync(
     let mut staging = Staging::new()?;
     let mut plans = Vec::new();
     let mut streams = Vec::new();
-    // Native loads the commit reads (kept alive: a download is deleted on drop).
-    let mut natives = Vec::new();
+    // Downloaded copies the commit's native reads need (each is deleted on drop).
+    let mut downloads = Vec::new();
     let mut bytes = BTreeMap::new();
     for configured in &job.streams {
         cancelled(job)?;
@@ -70,10 +70,9 @@ pub async fn sync(
                     "Stream `{}`: DuckDB will read its {} bytes in the commit",
                     configured.name, load.bytes
                 ));
-                plan.native = Some(load.select.clone());
-                let bytes = load.bytes;
-                natives.push(load);
-                bytes
+                plan.native = Some(load.select);
+                downloads.push(load.download);
+                load.bytes
             }
         };
         bytes.insert(configured.name.clone(), read_bytes);
@@ -109,7 +108,7 @@ pub async fn sync(
         };
     };
     drop(staging);
-    drop(natives);
+    drop(downloads);
     save_state(engine, job, log, &mut state, &plans, cursors);
     let mut streams = BTreeMap::new();
     for (plan, rows) in plans.iter().zip(rows) {
